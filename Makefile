@@ -1,0 +1,94 @@
+# umk: a process-hosted mini kernel for Linux's system-call restart mechanism.
+#
+#   make            build build/umk and the user programs in build/harness/
+#   make run        build, then run the demo under umk with the trace on
+#   make test       build, then run every Bats test in tests/
+#   make gdb PROG=build/harness/hello [ARGS=...]   debug umk running PROG
+#
+# kernel/ is built against include/ and the compiler's freestanding headers
+# only (-nostdinc): a host header included there fails the build. arch/ is the
+# only code built against the host's headers.
+
+CC      := gcc
+MUSLCC  := musl-gcc
+BUILD   := build
+GCC_INC := $(shell $(CC) -print-file-name=include)
+
+COMMON_CFLAGS := -std=gnu11 -Og -g3 -fno-omit-frame-pointer -Wall -Wextra \
+	-Wno-unused-parameter -Werror=implicit-function-declaration -Iinclude
+KERNEL_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -nostdinc -isystem $(GCC_INC) \
+	-fno-stack-protector
+ARCH_CFLAGS   := $(COMMON_CFLAGS) -D_GNU_SOURCE -fno-stack-protector
+LDFLAGS       := -g -rdynamic
+LDLIBS        :=
+
+KERNEL_SRCS := $(sort $(wildcard kernel/*.c))
+ARCH_SRCS   := $(sort $(wildcard arch/*.c arch/*.S))
+OBJS := $(patsubst %.c,$(BUILD)/%.o,$(patsubst %.S,$(BUILD)/%.o,$(KERNEL_SRCS) $(ARCH_SRCS)))
+
+# User programs: static-pie musl executables (see ../shared/HOST-NOTES.md,
+# "Toolchain"): Debian's musl-gcc -static-pie alone makes a dynamic PIE.
+MUSL_LIB   := /usr/lib/x86_64-linux-musl
+USER_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -fPIE -static-pie
+USER_LDFLAGS := -nostartfiles -Wl,-static,-pie,--no-dynamic-linker,-z,text
+USER_PRE  = $(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o $(shell $(CC) -print-file-name=crtbeginS.o)
+USER_POST = $(shell $(CC) -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
+HARNESS_SRCS := $(sort $(wildcard harness/*.c))
+HARNESS_COMMON := $(wildcard harness/lib/*.c)
+HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
+
+.PHONY: all run test gdb deps clean
+all: $(BUILD)/umk $(HARNESS_PROGS)
+
+# V=1 shows the commands.
+Q := $(if $(V),,@)
+
+$(BUILD)/umk: $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/kernel/%.o: kernel/%.c $(wildcard include/umk/*.h) | $(BUILD)/kernel
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/arch/%.o: arch/%.c $(wildcard include/umk/*.h arch/*.h) | $(BUILD)/arch
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -c -o $@ $<
+
+$(BUILD)/arch/%.o: arch/%.S $(wildcard arch/*.h) | $(BUILD)/arch
+	@echo "  AS      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -c -o $@ $<
+
+$(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | $(BUILD)/harness deps
+	@echo "  MUSLCC  $<"
+	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib $(USER_LDFLAGS) -o $@ $(USER_PRE) $< $(HARNESS_COMMON) $(USER_POST)
+
+$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness:
+	mkdir -p $@
+
+# Debian packages the build and the tests need: command:package pairs.
+DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
+	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace
+deps:
+	@for d in $(DEPS); do \
+	  c=$${d%%:*}; p=$${d##*:}; \
+	  if [ -e "$$c" ] || command -v "$$c" >/dev/null 2>&1; then continue; fi; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "make: installing Debian package $$p"; \
+	    (apt-get install -y -qq "$$p" || (apt-get update -qq && apt-get install -y -qq "$$p")) >/dev/null 2>&1 \
+	      || { echo "make: cannot install Debian package $$p: install it and retry" >&2; exit 1; }; \
+	  else echo "make: missing $$c: install the Debian package $$p" >&2; exit 1; fi; \
+	done
+
+run: all
+	$(BUILD)/umk --trace $(BUILD)/harness/demo
+
+test: all
+	bats tests/
+
+PROG ?= $(BUILD)/harness/hello
+gdb: all
+	gdb -q -x harness/gdb/umk.gdb --args $(BUILD)/umk $(PROG) $(ARGS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,166 @@
+/*
+ * arch/boot.c: main(), the command line, and the process around the kernel.
+ *
+ * Boot order (HOST-NOTES pitfall 8): check the host, install the host signal
+ * handlers, enable Syscall User Dispatch, create the host timer, then leave
+ * main's stack for the idle task's kernel stack, where start_kernel() runs
+ * and never returns. umk ends through os_exit() when pid 1 is gone.
+ */
+#include "host.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <umk/arch.h>
+#include <umk/entry.h>
+#include <umk/trace.h>
+
+#define UMK_VERSION "0.1.0"
+#define HWCAP2_FSGSBASE (1 << 1)
+
+extern char **environ;
+
+static void usage(FILE *f)
+{
+	fputs("usage: umk [--trace[=FILE]] [--help] [--version] PROGRAM [ARG...]\n"
+	      "\n"
+	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
+	      "umk exits with PROGRAM's exit status, or 128+N if a signal N killed it.\n"
+	      "\n"
+	      "  --trace        write one line per kernel event to stderr\n"
+	      "  --trace=FILE   write them to FILE instead\n"
+	      "  --help         show this help\n"
+	      "  --version      show the version\n"
+	      "\n"
+	      "umk's own exit statuses: 2 usage error, 125 umk failed (host lacks\n"
+	      "Syscall User Dispatch or FSGSBASE, or a kernel oops), 126 PROGRAM cannot\n"
+	      "be loaded, 127 PROGRAM not found.\n",
+	      f);
+}
+
+static __noreturn void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "umk: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try 'umk --help')\n");
+	exit(UMK_EXIT_USAGE);
+}
+
+/* SUD needs Linux 5.11; the entry stubs need user-mode rdfsbase/wrfsbase. */
+static void check_host(void)
+{
+	if (prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0)) {
+		fprintf(stderr, "umk: this host lacks Syscall User Dispatch (Linux 5.11 or later "
+				"with CONFIG_GENERIC_ENTRY): %s\n", strerror(errno));
+		exit(UMK_EXIT_FAILURE);
+	}
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE)) {
+		fprintf(stderr, "umk: this host does not allow FSGSBASE instructions in user mode\n");
+		exit(UMK_EXIT_FAILURE);
+	}
+}
+
+struct boot_args {
+	char **argv;
+	char **envp;
+};
+
+static void boot_kernel(void *arg)
+{
+	struct boot_args *b = arg;
+
+	start_kernel(b->argv, b->envp);
+}
+
+extern struct task_struct *idle_task;
+struct task_struct *idle_task_init(void *stack);
+
+int main(int argc, char **argv)
+{
+	static struct boot_args b;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (!strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			puts("umk " UMK_VERSION);
+			return 0;
+		} else if (!strcmp(a, "--trace")) {
+			trace_fd = dup(2);
+		} else if (!strncmp(a, "--trace=", 8)) {
+			trace_fd = open(a + 8, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			if (trace_fd < 0) {
+				fprintf(stderr, "umk: %s: %s\n", a + 8, strerror(errno));
+				return UMK_EXIT_USAGE;
+			}
+		} else {
+			usage_error("unknown option '%s'", a);
+		}
+	}
+	if (i >= argc)
+		usage_error("%sno PROGRAM given", "");
+
+	check_host();
+	b.argv = argv + i;
+	b.envp = environ;
+
+	__asm__ volatile("rdfsbase %0" : "=r"(kernel_fs_base));
+	trap_init();
+	sud_enable();
+	time_init();
+	irq_init();
+	void *stack = arch_alloc_kstack();
+	if (!stack)
+		panic("main: no memory for the idle task's stack");
+	arch_boot_switch(idle_task_init(stack), boot_kernel, &b);
+}
+
+void os_exit(int status)
+{
+	irq_exit_host();
+	fflush(stdout);
+	_exit(status);
+}
+
+void os_console_err(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(2, s, n);
+
+		if (w <= 0)
+			break;
+		s += w;
+		n -= w;
+	}
+}
+
+void panic(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "umk: kernel panic: ");
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+	va_end(ap);
+	strcat(buf, "\n");
+	os_console_err(buf);
+	os_exit(UMK_EXIT_FAILURE);
+}

@@ -1,0 +1,133 @@
+/*
+ * arch/file.c: host files and the console, and host randomness.
+ *
+ * Thin wrappers over host system calls: each returns what the call returns,
+ * or -errno (host errno values are Linux's, so they pass through as is).
+ * The exec loader reads programs with os_open_read/os_pread; the console
+ * driver uses os_read/os_write/os_poll_now/os_ioctl_winsize on the fds umk
+ * inherited. Host calls made here are never restarted by umk: the timer
+ * signal is installed with SA_RESTART, so the host restarts them itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <umk/arch.h>
+
+_Static_assert(sizeof(struct winsize) == 8, "struct winsize is 8 bytes");
+
+int os_open_read(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+ssize_t os_pread(int fd, void *buf, size_t n, u64 off)
+{
+	ssize_t r = pread(fd, buf, n, (off_t)off);
+
+	return r < 0 ? -errno : r;
+}
+
+ssize_t os_read(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	return r < 0 ? -errno : r;
+}
+
+ssize_t os_write(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r < 0 ? -errno : r;
+}
+
+int os_close(int fd)
+{
+	return close(fd) ? -errno : 0;
+}
+
+s64 os_file_size(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	return st.st_size;
+}
+
+int os_is_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	return S_ISREG(st.st_mode) ? 1 : 0;
+}
+
+int os_access_exec(const char *path)
+{
+	return access(path, X_OK) ? -errno : 0;
+}
+
+int os_poll_now(int fd, int events)
+{
+	struct pollfd p = { .fd = fd, .events = (short)events };
+	int r = poll(&p, 1, 0);
+
+	if (r < 0)
+		return -errno;
+	return r ? (unsigned short)p.revents : 0;
+}
+
+int os_ioctl_winsize(int fd, void *ws)
+{
+	return ioctl(fd, TIOCGWINSZ, (struct winsize *)ws) ? -errno : 0;
+}
+
+int os_isatty(int fd)
+{
+	return isatty(fd);
+}
+
+/* getrandom(2) where the host has it, /dev/urandom otherwise; umk cannot
+ * run without either, so failing both is fatal. */
+void os_random(void *buf, size_t n)
+{
+	unsigned char *p = buf;
+	size_t done = 0;
+	int fd;
+
+	while (done < n) {
+		ssize_t r = getrandom(p + done, n - done, 0);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		done += r;
+	}
+	if (done == n)
+		return;
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		panic("os_random: no getrandom and no /dev/urandom (errno %d)", errno);
+	while (done < n) {
+		ssize_t r = read(fd, p + done, n - done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			panic("os_random: /dev/urandom read failed (errno %d)", errno);
+		done += r;
+	}
+	close(fd);
+}

@@ -1,0 +1,66 @@
+/* arch/host.h: what the files of arch/ share among themselves. Only arch/
+ * includes this (and host headers). */
+#ifndef ARCH_HOST_H
+#define ARCH_HOST_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+/* Syscall User Dispatch (include/uapi/linux/prctl.h) */
+#define PR_SET_SYSCALL_USER_DISPATCH 59
+#define PR_SYS_DISPATCH_OFF 0
+#define PR_SYS_DISPATCH_ON 1
+#define SYSCALL_DISPATCH_FILTER_ALLOW 0	/* kernel mode */
+#define SYSCALL_DISPATCH_FILTER_BLOCK 1	/* user mode */
+#define SYS_USER_DISPATCH 2		/* si_code of a SUD SIGSYS */
+
+/* Linux ABI values glibc's headers do not export. */
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1U << 31)
+#endif
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000
+#endif
+#define UC_SIGCONTEXT_SS 0x2
+#define UC_STRICT_RESTORE_SS 0x4
+
+/* entry.S */
+extern volatile uint8_t sud_selector;	/* the privilege level */
+extern unsigned long kernel_fs_base;	/* glibc's TLS, for kernel mode */
+extern char kentry_start[], kentry_end[];
+void entry_SIGSYS(int, siginfo_t *, void *);
+void entry_SIGALRM(int, siginfo_t *, void *);
+void entry_SIGIO(int, siginfo_t *, void *);
+void entry_fault(int, siginfo_t *, void *);
+void __restore_rt(void);
+
+/* A trap came from user mode iff the selector was BLOCK and the
+ * interrupted instruction is outside the entry code: the host may deliver
+ * an interrupt on the first instruction of a stub, before it sets ALLOW. */
+static inline int trap_from_user(const ucontext_t *uc, unsigned int oldsel)
+{
+	uintptr_t ip = uc->uc_mcontext.gregs[REG_RIP];
+
+	return oldsel == SYSCALL_DISPATCH_FILTER_BLOCK &&
+	       !(ip >= (uintptr_t)kentry_start && ip < (uintptr_t)kentry_end);
+}
+
+/* trap.c */
+void trap_init(void);
+void sud_enable(void);
+void oops(const char *what, int sig, const siginfo_t *si, const ucontext_t *uc);
+
+/* process.c */
+struct task_struct;
+void arch_boot_switch(struct task_struct *idle, void (*fn)(void *), void *arg) __attribute__((noreturn));
+
+/* irq.c */
+void irq_record(int irq);
+void irq_init(void);		/* console input raises SIGIO */
+void irq_exit_host(void);	/* undo irq_init's changes to the host fd */
+
+/* time.c */
+void time_init(void);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * arch/mem.c: host memory for the kernel and for user regions.
+ *
+ * os_mmap_anon/os_munmap/os_mprotect are what kernel/mm.c builds user
+ * regions from: anonymous private host mappings, MAP_NORESERVE so that a
+ * large reservation (a PROT_NONE brk area, an 8 MiB stack) costs nothing
+ * until touched. kmalloc/kfree are glibc's calloc/free: safe in kernel mode
+ * because user programs bring their own libc (HOST-NOTES pitfall 14).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include <umk/arch.h>
+
+_Static_assert(OS_PROT_READ == PROT_READ && OS_PROT_WRITE == PROT_WRITE &&
+		       OS_PROT_EXEC == PROT_EXEC,
+	       "OS_PROT_* must be the host's PROT_* values");
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+void *os_mmap_anon(void *addr, size_t len, int prot, bool fixed)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	void *p;
+
+	if (fixed)
+		flags |= MAP_FIXED_NOREPLACE;
+	p = mmap(addr, len, prot & (PROT_READ | PROT_WRITE | PROT_EXEC), flags, -1, 0);
+	if (p == MAP_FAILED)
+		return (void *)(long)-errno;
+	/* A kernel older than 4.17 treats MAP_FIXED_NOREPLACE as a hint. */
+	if (fixed && p != addr) {
+		munmap(p, len);
+		return (void *)(long)-EEXIST;
+	}
+	return p;
+}
+
+int os_munmap(void *addr, size_t len)
+{
+	return munmap(addr, len) ? -errno : 0;
+}
+
+int os_mprotect(void *addr, size_t len, int prot)
+{
+	return mprotect(addr, len, prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) ? -errno : 0;
+}
+
+void *kmalloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		panic("kmalloc: out of memory (%zu bytes)", size);
+	return p;
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}

@@ -1,0 +1,47 @@
+/* Shared helpers for the harness programs (linked into every one of them).
+ *
+ * The programs run both natively and under umk and must print the same
+ * lines in both places, so nothing here prints addresses, pids or times
+ * unless a program asks for them. Raw system calls return the kernel's own
+ * value (-Exxx on error) so a program can print exactly what the kernel
+ * returned, without libc's errno translation in between. */
+#ifndef HARNESS_H
+#define HARNESS_H
+
+#include <stdarg.h>
+#include <sys/types.h>
+
+/* One system call, straight through `syscall`: returns -Exxx on error. */
+long raw_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+#define rsys(nr, ...) rsys_(nr, __VA_ARGS__, 0, 0, 0, 0, 0, 0)
+#define rsys_(nr, a, b, c, d, e, f, ...) \
+	raw_syscall6((nr), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
+#define rsys0(nr) raw_syscall6((nr), 0, 0, 0, 0, 0, 0)
+
+/* "EFAULT" for 14, "E123" for what the table lacks. */
+const char *errno_name(int e);
+/* "SIGSEGV" for 11, "SIG123" for what the table lacks. */
+const char *signal_name(int sig);
+
+/* Print "CALL = RET" or, for a raw -Exxx, "CALL = -1 ENAME". Returns ret. */
+long show(const char *call, long ret);
+
+/* "exit 3" or "killed by SIGTERM" for a wait status word. */
+const char *status_text(int status);
+
+/* CLOCK_MONOTONIC in milliseconds, read with a raw clock_gettime (no vDSO). */
+double now_ms(void);
+
+/* Print a message and exit 99 (a harness bug, never an expected outcome). */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* posix_spawn PATH with the NULL-terminated ARGS (ARGS[0] is argv[0]),
+ * flushing stdout first so the child's lines come after ours. Dies on error. */
+pid_t spawn(const char *path, char *const args[]);
+/* waitpid(pid) and return its status word. Dies on error. */
+int wait_status(pid_t pid);
+
+/* The directory part of PATH ("." when it has none), in a static buffer. */
+const char *dir_of(const char *path);
+
+#endif

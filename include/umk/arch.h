@@ -1,0 +1,120 @@
+/* The host interface: everything kernel/ may ask of arch/, the only code that
+ * includes host headers and makes host system calls (as arch/um/include/
+ * shared/os.h is for UML). Grouped by the arch/ file that implements it.
+ * Functions that can fail return 0 or a positive value, or -Exxx with Linux's
+ * values; kernel/ never sees host errno. */
+#ifndef UMK_ARCH_H
+#define UMK_ARCH_H
+
+#include <umk/types.h>
+
+struct task_struct;
+struct pt_regs;
+struct arch_context;
+
+/* The kernel stack: THREAD_SIZE-aligned, thread_info at its base. */
+#define THREAD_SIZE (64 * 1024UL)
+#define STACK_END_MAGIC 0x57AC6E9DUL
+
+/* ---- kernel/sched.c: what arch/ may know of a task ----
+ * arch/ cannot include the kernel's headers (their Linux types clash with
+ * the host's), so it sees tasks through these. */
+struct task_struct *get_current(void);	/* NULL if not on a kernel stack */
+void *task_stack_base(struct task_struct *p);
+struct arch_context **task_arch_context(struct task_struct *p);
+pid_t task_pid_nr(struct task_struct *p);
+const char *task_comm(struct task_struct *p);
+
+/* ---- arch/process.c: kernel stacks, contexts, entering user mode ---- */
+
+/* Map a THREAD_SIZE-aligned kernel stack with a guard page below it.
+ * Returns its base (where thread_info lives) or NULL. */
+void *arch_alloc_kstack(void);
+void arch_free_kstack(void *base);
+
+/* Give p a kernel context that starts in fn(arg) on p's kernel stack. */
+int arch_setup_kthread(struct task_struct *p, void (*fn)(void *), void *arg);
+
+/* Craft p's first return to user mode (ret_from_fork): a host signal frame
+ * at the top of p's kernel stack that __restore_rt will return through, and
+ * return its registers. With src, the registers and the FPU state are copied
+ * from src (clone); without, they are zero and the FPU is fresh (exec).
+ * The caller then sets what differs, points p->regs at the result and gives
+ * p a kernel context (arch_setup_kthread) that ends in arch_enter_user(). */
+struct pt_regs *arch_init_user_frame(struct task_struct *p, const struct pt_regs *src);
+
+/* Switch kernel contexts: save prev's, resume next's. Returns when prev is
+ * switched back in. */
+void arch_switch_to(struct task_struct *prev, struct task_struct *next);
+
+/* Leave the kernel for user mode through the current task's frame (regs):
+ * the host sigreturn restores every register, the FPU, the mask and re-arms
+ * the kernel stack as the sigaltstack. Used by ret_from_fork only; a trap
+ * returns by returning from its host handler. */
+void arch_enter_user(struct pt_regs *regs) __noreturn;
+
+void arch_free_context(struct task_struct *p);
+
+
+/* ---- arch/irq.c: interrupts ---- */
+
+#define IRQ_TIMER 0	/* host SIGALRM: the one-shot timer expired */
+#define IRQ_CONSOLE 1	/* host SIGIO: console input */
+#define NR_IRQS 2
+
+/* Atomically take the set of interrupts recorded since the last call. */
+unsigned long arch_take_pending_irqs(void);
+
+/* Sleep on the host until an interrupt is pending (the idle task). */
+void arch_idle(void);
+
+/* ---- arch/time.c: clocks and the host timer ---- */
+
+/* Nanoseconds on a host clock (CLOCK_REALTIME 0, CLOCK_MONOTONIC 1,
+ * CLOCK_BOOTTIME 7 ...), or -EINVAL. */
+s64 os_clock_ns(int clockid);
+s64 os_clock_res_ns(int clockid);
+/* Program the one-shot host timer for an absolute CLOCK_MONOTONIC time;
+ * 0 disarms it. */
+void os_timer_set(u64 expires);
+
+/* ---- arch/file.c: host files, the console ---- */
+
+int os_open_read(const char *path);	/* fd or -errno */
+ssize_t os_pread(int fd, void *buf, size_t n, u64 off);
+ssize_t os_read(int fd, void *buf, size_t n);
+ssize_t os_write(int fd, const void *buf, size_t n);
+int os_close(int fd);
+s64 os_file_size(int fd);
+int os_is_regular(const char *path);	/* 1, 0, or -errno (ENOENT ...) */
+int os_access_exec(const char *path);	/* 0 or -errno */
+/* Poll one host fd: returns POLLIN/POLLOUT/POLLHUP/POLLERR/POLLNVAL bits
+ * (Linux values) that are ready now, without waiting. */
+int os_poll_now(int fd, int events);
+int os_ioctl_winsize(int fd, void *ws);	/* TIOCGWINSZ: 0 or -errno */
+int os_isatty(int fd);
+
+/* ---- arch/mem.c: memory ---- */
+
+#define OS_PROT_READ 1
+#define OS_PROT_WRITE 2
+#define OS_PROT_EXEC 4
+/* Anonymous private mapping, zero-filled. addr is a hint unless fixed, in
+ * which case the range must not be mapped yet (MAP_FIXED_NOREPLACE).
+ * Returns the address, or an -errno value cast to a pointer (IS_ERR_VALUE). */
+void *os_mmap_anon(void *addr, size_t len, int prot, bool fixed);
+int os_munmap(void *addr, size_t len);
+int os_mprotect(void *addr, size_t len, int prot);
+void *kmalloc(size_t size);	/* zeroed; panics when out of memory */
+void kfree(const void *p);
+
+/* ---- arch/boot.c: the process around the kernel ---- */
+
+void os_exit(int status) __noreturn;
+void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
+/* Write to umk's own stderr (messages, oopses). */
+void os_console_err(const char *s);
+/* Host random bytes, for AT_RANDOM. */
+void os_random(void *buf, size_t n);
+
+#endif

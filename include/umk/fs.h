@@ -1,0 +1,133 @@
+/* Open files and descriptor tables (include/linux/fs.h, fdtable.h).
+ * umk has three kinds of file: the console (a host fd umk inherited: 0, 1
+ * and 2), pipes (kernel/pipe.c) and nothing else yet. */
+#ifndef UMK_FS_H
+#define UMK_FS_H
+
+#include <umk/sched.h>
+#include <umk/types.h>
+
+/* open flags (Linux x86-64 values) */
+#define O_ACCMODE 00000003
+#define O_RDONLY 00000000
+#define O_WRONLY 00000001
+#define O_RDWR 00000002
+#define O_NONBLOCK 00004000
+#define O_APPEND 00002000
+#define O_CLOEXEC 02000000
+#define O_DIRECT 00040000
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC 1
+
+/* poll events (include/uapi/asm-generic/poll.h) */
+#define POLLIN 0x0001
+#define POLLPRI 0x0002
+#define POLLOUT 0x0004
+#define POLLERR 0x0008
+#define POLLHUP 0x0010
+#define POLLNVAL 0x0020
+#define POLLRDNORM 0x0040
+#define POLLWRNORM 0x0100
+
+#define TCGETS 0x5401
+#define TIOCGWINSZ 0x5413
+#define FIONREAD 0x541B
+#define FIONBIO 0x5421
+#define FIONCLEX 0x5450
+#define FIOCLEX 0x5451
+
+/* readv/writev (include/uapi/linux/uio.h, include/linux/fs.h) */
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
+#define UIO_MAXIOV 1024
+#define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_SIZE - 1))	/* INT_MAX & PAGE_MASK */
+
+/* A position in a list of user buffers (include/linux/uio.h): what a
+ * read_iter fills or a write_iter drains. iov points into a kernel copy of
+ * the user's iovec array; the buffers themselves are user memory. */
+struct iov_iter {
+	const struct iovec *iov;	/* current segment */
+	unsigned long nr_segs;		/* segments left, *iov included */
+	size_t iov_offset;		/* bytes already done in *iov */
+	size_t count;			/* bytes left in all segments */
+};
+
+static inline size_t iov_iter_count(const struct iov_iter *i)
+{
+	return i->count;
+}
+
+void iov_iter_init(struct iov_iter *i, const struct iovec *iov, unsigned long nr_segs,
+		   size_t count);
+/* Copy to (from) the user buffers and advance. Returns the bytes copied,
+ * short only when a user page faults. */
+size_t copy_to_iter(const void *src, size_t n, struct iov_iter *i);
+size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i);
+
+struct file;
+
+/* Each op returns bytes or -Exxx. A read or write that must wait sleeps
+ * interruptibly and returns -ERESTARTSYS when a signal comes first (or
+ * the bytes already moved, if any), as Linux's pipe code does. A file has
+ * read or read_iter (or neither: -EINVAL), write or write_iter likewise;
+ * call them through sys_read/sys_write, which check the fd's mode first. */
+struct file_operations {
+	const char *name;		/* "console", "pipe" (for the trace) */
+	ssize_t (*read)(struct file *f, char __user *buf, size_t n);
+	ssize_t (*write)(struct file *f, const char __user *buf, size_t n);
+	/* The same over a list of buffers, for readv/writev (Linux's read_iter/
+	 * write_iter): one call, so a pipe write of up to PIPE_BUF bytes stays
+	 * atomic and a read never sleeps once it has data. Optional: without
+	 * them sys_readv/sys_writev call read/write per buffer. */
+	ssize_t (*read_iter)(struct file *f, struct iov_iter *to);
+	ssize_t (*write_iter)(struct file *f, struct iov_iter *from);
+	/* Ready events now; if wq is not NULL, also the queue to wait on. */
+	unsigned int (*poll)(struct file *f, struct wait_queue_head **wq);
+	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg);
+	void (*release)(struct file *f);
+};
+
+struct file {
+	const struct file_operations *f_op;
+	int f_count;
+	unsigned int f_flags;		/* O_ACCMODE bits, O_NONBLOCK, O_APPEND */
+	void *private_data;
+};
+
+#define NR_OPEN_DEFAULT 256
+
+struct files_struct {
+	int count;			/* shared under CLONE_FILES */
+	struct file *fd[NR_OPEN_DEFAULT];
+	unsigned long close_on_exec[NR_OPEN_DEFAULT / 64];
+};
+
+struct file *fget(unsigned int fd);	/* +1 reference, or NULL */
+void fput(struct file *f);		/* -1 reference, release at 0 */
+struct file *alloc_file(const struct file_operations *op, unsigned int flags, void *priv);
+/* Install f at the lowest free fd >= minfd; returns fd or -EMFILE. Takes
+ * over the caller's reference on success; on -EMFILE the caller keeps it. */
+int fd_install_lowest(struct files_struct *files, struct file *f, int minfd, bool cloexec);
+
+struct files_struct *files_init_console(void);	/* pid 1: fds 0, 1, 2 */
+struct files_struct *dup_fd(struct files_struct *old);	/* fork without CLONE_FILES */
+void put_files_struct(struct files_struct *files);
+void do_close_on_exec(struct files_struct *files);
+
+/* kernel/console.c */
+/* A console file over the host fd umk inherited (0, 1 or 2): O_RDWR when it
+ * is a tty, else O_RDONLY for 0 and O_WRONLY for 1 and 2. NULL if the host
+ * fd is not open. */
+struct file *console_file(int hostfd);
+void console_interrupt(void);	/* IRQ_CONSOLE: input arrived */
+
+#endif

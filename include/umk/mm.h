@@ -1,0 +1,82 @@
+/* Process memory (include/linux/mm_types.h, in NOMMU form).
+ *
+ * umk is a NOMMU kernel like uClinux: every process lives in the host
+ * process's one address space, and each loaded program has its own copy of
+ * its image. An mm_struct records the regions a process owns, with their
+ * protections, so that access_ok() can tell user memory from the kernel's,
+ * and so that a later step can give each process its own address space. */
+#ifndef UMK_MM_H
+#define UMK_MM_H
+
+#include <umk/list.h>
+#include <umk/types.h>
+
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x0100
+#define MAP_DENYWRITE 0x0800
+#define MAP_EXECUTABLE 0x1000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_STACK 0x20000
+#define MAP_FIXED_NOREPLACE 0x100000
+
+/* vm_area_struct->kind, for the trace and the gdb helpers */
+enum vma_kind { VMA_IMAGE, VMA_BRK, VMA_STACK, VMA_ANON };
+
+struct vm_area_struct {
+	struct list_head list;		/* in mm->mmap, by address */
+	unsigned long vm_start, vm_end;	/* [start, end), page aligned */
+	int prot;			/* PROT_* */
+	enum vma_kind kind;
+};
+
+struct mm_struct {
+	int users;			/* shared under CLONE_VM */
+	struct list_head mmap;		/* regions, by address */
+	unsigned long start_code, end_code, start_data, end_data;
+	unsigned long start_brk, brk, brk_limit;	/* brk in [start_brk, brk_limit) */
+	unsigned long start_stack;
+	unsigned long arg_start, arg_end, env_start, env_end;
+	unsigned long load_base;	/* where the image was placed */
+	char exe[256];			/* path the program was executed as */
+};
+
+struct mm_struct *mm_alloc(void);
+void mmput(struct mm_struct *mm);	/* drop a user; free regions at 0 */
+/* Map len bytes of anonymous memory for mm; addr is a hint, or where it must
+ * go when fixed. Returns the address or -errno (IS_ERR_VALUE). */
+unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
+		     bool fixed, enum vma_kind kind);
+int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
+int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot);
+
+/* kernel/exec.c */
+struct linux_binprm;
+/* Load path as the current task's new program, replacing its mm; on
+ * success *regs holds the new user registers (ip, sp, fs base and the rest
+ * zeroed). argv and envp are user pointers when from_user, else kernel
+ * arrays. On failure returns -errno and, if why is not NULL, sets *why to a
+ * short reason for a human ("not an ELF file", "dynamically linked"). */
+int do_execve(const char *path, const char *const *argv, const char *const *envp,
+	      bool from_user, struct pt_regs *regs, const char **why);
+
+/* Hooks do_execve calls once the new program is loaded and it is past the
+ * point of no return (implemented in kernel/fork.c):
+ * exec_mm_release() runs before the old mm is dropped (old_mm may be NULL
+ * for a task that had none): it wakes a vfork parent (tsk->vfork_done),
+ * as Linux's exec_mm_release/mm_release do. setup_new_exec() runs after
+ * current->mm is the new one: reset caught handlers to SIG_DFL and close
+ * the close-on-exec fds. */
+struct task_struct;
+void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm);
+void setup_new_exec(void);
+
+#endif

@@ -1,0 +1,259 @@
+/* Tasks, thread_info, the scheduler and wait queues (include/linux/sched.h,
+ * arch/x86/include/asm/thread_info.h of the 2.6 kernels, include/linux/wait.h).
+ *
+ * Every task has a THREAD_SIZE-aligned kernel stack with its thread_info at
+ * the base; current_thread_info() masks the stack pointer, exactly as the
+ * 2.5/2.6 x86 kernels did. All kernel code runs on some task's kernel stack
+ * (the idle task, pid 0, has one too), so `current` is always defined. */
+#ifndef UMK_SCHED_H
+#define UMK_SCHED_H
+
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/list.h>
+#include <umk/ptrace.h>
+#include <umk/restart_block.h>
+#include <umk/signal.h>
+#include <umk/types.h>
+
+
+struct thread_info {
+	unsigned long flags;		/* TIF_*: low level flags */
+	struct task_struct *task;	/* main task structure */
+	struct restart_block restart_block;
+	unsigned long stack_end_magic;	/* STACK_END_MAGIC: overflow check */
+};
+
+#define TIF_SIGPENDING 2	/* signal pending */
+#define TIF_NEED_RESCHED 3	/* rescheduling necessary */
+#define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
+#define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
+#define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED)
+
+static inline struct thread_info *current_thread_info(void)
+{
+	unsigned long sp;
+
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+	return (struct thread_info *)(sp & ~(THREAD_SIZE - 1));
+}
+
+#define current (current_thread_info()->task)
+
+static inline struct thread_info *task_thread_info(struct task_struct *t);
+
+static inline void set_ti_flag(struct thread_info *ti, int flag) { ti->flags |= 1UL << flag; }
+static inline void clear_ti_flag(struct thread_info *ti, int flag) { ti->flags &= ~(1UL << flag); }
+static inline bool test_ti_flag(struct thread_info *ti, int flag) { return ti->flags & (1UL << flag); }
+
+/* task->state */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define __TASK_STOPPED 0x0004
+#define TASK_DEAD 0x0080
+#define TASK_WAKEKILL 0x0100
+#define TASK_KILLABLE (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
+#define TASK_STOPPED (TASK_WAKEKILL | __TASK_STOPPED)
+#define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+/* task->exit_state */
+#define EXIT_ZOMBIE 0x0020
+#define EXIT_DEAD 0x0010
+
+struct sigqueue {
+	struct list_head list;
+	kernel_siginfo_t info;
+};
+
+struct sigpending {
+	struct list_head list;	/* struct sigqueue, in arrival order */
+	sigset_t signal;
+};
+
+struct wait_queue_head {
+	struct list_head head;
+};
+
+struct wait_queue_entry {
+	struct task_struct *task;
+	struct list_head entry;
+};
+
+#define DEFINE_WAIT(name)                                                      \
+	struct wait_queue_entry name = {                                       \
+		.task = current,                                               \
+		.entry = LIST_HEAD_INIT((name).entry),                         \
+	}
+
+/* Handlers, shared by threads created with CLONE_SIGHAND. */
+struct sighand_struct {
+	int count;
+	struct k_sigaction action[_NSIG];
+};
+
+/* signal_struct->flags */
+#define SIGNAL_STOP_STOPPED 0x00000001	/* job control stop in effect */
+#define SIGNAL_STOP_CONTINUED 0x00000002 /* SIGCONT since WCONTINUED reap */
+#define SIGNAL_GROUP_EXIT 0x00000004	/* group exit in progress */
+#define SIGNAL_CLD_STOPPED 0x00000010	/* parent not yet told of a stop */
+#define SIGNAL_CLD_CONTINUED 0x00000020	/* parent not yet told of a continue */
+
+/* Per thread group (process) state: shared pending signals, group exit and
+ * job control. */
+struct signal_struct {
+	int nr_threads;
+	struct list_head thread_head;	/* task->thread_node */
+	struct wait_queue_head wait_chldexit; /* for wait4() */
+	struct sigpending shared_pending;
+	int group_exit_code;
+	int group_stop_count;
+	unsigned int flags;		/* SIGNAL_* */
+	int stop_signr;			/* signal that stopped the group */
+};
+
+struct mm_struct;
+struct files_struct;
+struct arch_context;
+struct completion;
+
+struct task_struct {
+	struct thread_info *stack;	/* kernel stack base; thread_info there */
+	volatile long state;		/* TASK_* */
+	int exit_state;			/* EXIT_ZOMBIE, EXIT_DEAD */
+	pid_t pid;
+	pid_t tgid;
+	char comm[16];
+
+	struct list_head tasks;		/* every task, in creation order */
+	struct list_head run_list;	/* the runqueue, while TASK_RUNNING */
+	bool on_rq;
+
+	struct task_struct *group_leader;
+	struct task_struct *real_parent; /* the process that waits for us */
+	struct list_head children;	/* our children (leaders and threads) */
+	struct list_head sibling;	/* in real_parent->children */
+	struct list_head thread_node;	/* in signal->thread_head */
+
+	struct mm_struct *mm;
+	struct files_struct *files;
+	struct signal_struct *signal;
+	struct sighand_struct *sighand;
+	sigset_t blocked;		/* the signal mask */
+	sigset_t real_blocked;		/* saved by rt_sigsuspend/rt_sigtimedwait */
+	struct sigpending pending;	/* thread-directed signals */
+	unsigned long sas_ss_sp;	/* sigaltstack */
+	size_t sas_ss_size;
+	unsigned int sas_ss_flags;
+
+	int exit_code;			/* wait status word once dead */
+	int exit_signal;		/* sent to the parent at exit; -1 for threads */
+	int __user *set_child_tid;
+	int __user *clear_child_tid;
+	struct completion *vfork_done;	/* CLONE_VFORK parent waits here */
+
+	struct pt_regs *regs;		/* user registers of the current entry */
+	long orig_ax;			/* syscall nr at entry, -1 otherwise */
+	struct arch_context *kctx;	/* saved kernel context when switched out */
+	u64 slice_end;			/* CLOCK_MONOTONIC ns: end of time slice */
+	u64 sum_exec_ns;		/* time spent running */
+	u64 last_ran;			/* when it last went on the CPU */
+	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
+	unsigned long jobctl;		/* JOBCTL_* */
+	bool sched_yield;		/* in sched_yield(), for the trace */
+};
+
+#define JOBCTL_STOP_PENDING (1UL << 17)	/* this thread must join a group stop */
+
+static inline struct thread_info *task_thread_info(struct task_struct *t)
+{
+	return t->stack;
+}
+
+static inline bool thread_group_leader(struct task_struct *t)
+{
+	return t->group_leader == t;
+}
+
+/* All tasks, and the idle task (pid 0). */
+extern struct list_head task_list;
+extern struct task_struct *idle_task;
+
+struct task_struct *find_task_by_pid(pid_t pid);
+const char *task_state_name(struct task_struct *t);
+void ps(void);				/* a task dump, callable from gdb */
+
+/* kernel/sched.c */
+void sched_init(void);
+void schedule(void);
+void wake_up_process(struct task_struct *t);
+void wake_up_new_task(struct task_struct *t);
+bool wake_up_state(struct task_struct *t, long state);
+void set_current_state(long state);
+void resched_curr(void);
+void schedule_tail(struct task_struct *prev);	/* NULL: the last switch's */
+void cpu_idle(void) __noreturn;
+void init_thread_info(struct task_struct *p, void *stack);
+struct task_struct *idle_task_init(void *stack);
+void strcpy_comm(struct task_struct *p, const char *name);
+
+/* kernel/exit.c */
+void release_task(struct task_struct *p);	/* free a reaped task */
+void do_exit(long code) __noreturn;
+void do_group_exit(int exit_code) __noreturn;
+
+/* Wait queues (kernel/wait.c) */
+static inline void init_waitqueue_head(struct wait_queue_head *wq)
+{
+	INIT_LIST_HEAD(&wq->head);
+}
+/* w must come from DEFINE_WAIT; it stays queued until finish_wait. */
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w, long state);
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
+void wake_up(struct wait_queue_head *wq);
+
+/* Sleep until cond is true. Returns 0, or -ERESTARTSYS when a signal is
+ * pending first: the caller returns that, and the signal code decides. */
+#define wait_event_interruptible(wq, cond)                                     \
+	({                                                                     \
+		DEFINE_WAIT(__w);                                              \
+		long __ret = 0;                                                \
+		for (;;) {                                                     \
+			prepare_to_wait(&(wq), &__w, TASK_INTERRUPTIBLE);      \
+			if (cond)                                              \
+				break;                                         \
+			if (signal_pending(current)) {                         \
+				__ret = -ERESTARTSYS;                          \
+				break;                                         \
+			}                                                      \
+			schedule();                                            \
+		}                                                              \
+		finish_wait(&(wq), &__w);                                      \
+		__ret;                                                         \
+	})
+
+/* A one-shot event (include/linux/completion.h), for vfork. */
+struct completion {
+	bool done;
+	struct wait_queue_head wait;
+};
+void init_completion(struct completion *c);
+void complete(struct completion *c);
+/* Uninterruptible except by SIGKILL: returns -EINTR if killed. */
+int wait_for_completion_killable(struct completion *c);
+
+static inline bool signal_pending(struct task_struct *t)
+{
+	return test_ti_flag(task_thread_info(t), TIF_SIGPENDING);
+}
+
+/* kernel/signal.c: send sig to t from the kernel (send_sig(SIGPIPE,
+ * current, 0) for a write to a pipe without readers); priv != 0 means the
+ * kernel itself, else the current task, is the sender. */
+int send_sig(int sig, struct task_struct *t, int priv);
+
+static inline bool need_resched(void)
+{
+	return test_ti_flag(current_thread_info(), TIF_NEED_RESCHED);
+}
+
+#endif

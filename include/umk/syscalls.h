@@ -1,0 +1,94 @@
+/* System-call implementations (include/linux/syscalls.h). Arguments come
+ * from rdi, rsi, rdx, r10, r8, r9; each returns a value or -Exxx. The table
+ * that maps numbers to these is kernel/syscall.c. */
+#ifndef UMK_SYSCALLS_H
+#define UMK_SYSCALLS_H
+
+#include <umk/signal.h>
+#include <umk/timer.h>
+#include <umk/types.h>
+
+struct iovec;
+struct pollfd;
+struct rusage;
+struct new_utsname;
+
+/* kernel/fs.c, kernel/pipe.c */
+long sys_read(unsigned int fd, char __user *buf, size_t count);
+long sys_write(unsigned int fd, const char __user *buf, size_t count);
+long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_close(unsigned int fd);
+long sys_dup(unsigned int fildes);
+long sys_dup2(unsigned int oldfd, unsigned int newfd);
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
+long sys_pipe(int __user *fildes);
+long sys_pipe2(int __user *fildes, int flags);
+long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+
+/* kernel/mm.c, kernel/exec.c */
+long sys_brk(unsigned long brk);
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, unsigned long fd, unsigned long off);
+long sys_munmap(unsigned long addr, size_t len);
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp);
+
+/* kernel/sys.c */
+long sys_getpid(void);
+long sys_gettid(void);
+long sys_getppid(void);
+long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_uname(struct new_utsname __user *name);
+long sys_arch_prctl(int option, unsigned long arg2);
+long sys_set_tid_address(int __user *tidptr);
+long sys_sched_yield(void);
+
+/* kernel/time.c */
+long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp);
+long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
+long sys_nanosleep(struct __kernel_timespec __user *rqtp, struct __kernel_timespec __user *rmtp);
+long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
+			 struct __kernel_timespec __user *rmtp);
+
+/* kernel/fork.c */
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
+	       int __user *child_tidptr, unsigned long tls);
+long sys_vfork(void);
+long sys_fork(void);
+
+/* kernel/exit.c */
+long sys_exit(int error_code);
+long sys_exit_group(int error_code);
+long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __user *ru);
+long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int options,
+		struct rusage __user *ru);
+
+/* kernel/signal.c */
+long sys_kill(pid_t pid, int sig);
+long sys_tgkill(pid_t tgid, pid_t pid, int sig);
+long sys_tkill(pid_t pid, int sig);
+long sys_rt_sigprocmask(int how, sigset_t __user *nset, sigset_t __user *oset, size_t sigsetsize);
+long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
+		      struct k_sigaction __user *oact, size_t sigsetsize);
+long sys_restart_syscall(void);
+long sys_rt_sigreturn(void);
+long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss);
+
+/* kernel/syscall.c */
+const char *syscall_name(long nr);	/* "read", or "syscall_NNN" */
+
+/* kernel/futex.c */
+long sys_futex(u32 __user *uaddr, int op, u32 val, const struct __kernel_timespec __user *utime,
+	       u32 __user *uaddr2, u32 val3);
+/* Wake up to nr tasks waiting on uaddr (CLONE_CHILD_CLEARTID at exit);
+ * returns how many, or -EINVAL/-EFAULT for a bad uaddr. */
+int futex_wake(u32 __user *uaddr, int nr);
+
+#endif

@@ -1,0 +1,61 @@
+/* Kernel timers and clocks (include/linux/timer.h, hrtimer.h, time64.h).
+ * Timers expire on CLOCK_MONOTONIC nanoseconds; they are kept ordered by
+ * expiry, and the one host timer is programmed for the earliest, so there is
+ * no periodic tick: an idle umk sleeps until the next expiry. */
+#ifndef UMK_TIMER_H
+#define UMK_TIMER_H
+
+#include <umk/list.h>
+#include <umk/types.h>
+
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
+#define TIMER_ABSTIME 0x01
+
+struct __kernel_timespec {
+	s64 tv_sec;
+	long tv_nsec;
+};
+
+struct __kernel_old_timeval {
+	long tv_sec;
+	long tv_usec;
+};
+
+struct timer_list {
+	struct list_head entry;		/* in the timer list, by expiry */
+	u64 expires;			/* CLOCK_MONOTONIC ns */
+	void (*function)(struct timer_list *);
+	const char *name;		/* for the trace */
+	bool pending;
+};
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const char *name);
+void mod_timer(struct timer_list *t, u64 expires);	/* (re)arm */
+bool del_timer(struct timer_list *t);			/* true if it was pending */
+void run_timers(void);		/* IRQ_TIMER: run what expired, reprogram */
+
+u64 ktime_get(void);		/* CLOCK_MONOTONIC ns */
+u64 ktime_since_boot(void);	/* ns since umk started, for the trace */
+/* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
+s64 clock_get_ns(int clockid);
+
+static inline s64 timespec_to_ns(const struct __kernel_timespec *ts)
+{
+	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+}
+
+static inline struct __kernel_timespec ns_to_timespec(s64 ns)
+{
+	struct __kernel_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+
+	return ts;
+}
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * kernel/console.c: the console, umk's one device: files over the host fds
+ * 0, 1 and 2 that umk inherited (what drivers/tty is to Linux, reduced to a
+ * pass-through). Interface: console_file() makes the files pid 1 starts
+ * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived).
+ *
+ * Reads never block the host process: a read looks with os_poll_now first
+ * and calls os_read only when the host says it would not block (a regular
+ * file or /dev/null is always readable). Otherwise the task sleeps on
+ * console_wait until console_interrupt() wakes it. Writes go straight to the
+ * host and may block umk while the host fd is full (a pipe nobody reads).
+ * Host errors pass through as they are; -EPIPE also raises SIGPIPE, which the
+ * host would have sent us (umk ignores it on the host).
+ *
+ * Departures from Linux: no line discipline, no job control, no termios of
+ * our own. TCGETS on a tty reports Linux's tty_std_termios (the settings of
+ * a freshly opened tty), not the host's current ones; TCSETS and the other
+ * tty ioctls are -ENOTTY. O_NONBLOCK is umk's own: it is never set on the
+ * host fd.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/uaccess.h>
+
+static struct wait_queue_head console_wait = { LIST_HEAD_INIT(console_wait.head) };
+
+/* Bounce buffer between host and user memory. Used only between one host
+ * call and the copy that follows it; neither sleeps, so no other task can
+ * use it meanwhile. */
+static char console_buf[16 * PAGE_SIZE];
+
+static int console_hostfd(const struct file *f)
+{
+	return (int)(long)f->private_data;
+}
+
+/* Would a host read return now (data, EOF, or an error to report)? */
+static bool console_input_ready(int fd)
+{
+	int r = os_poll_now(fd, POLLIN);
+
+	return r < 0 || (r & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* Read what the host has now, without blocking: after the first host read,
+ * read again only while the host says it would not block. */
+static ssize_t console_read_now(int fd, struct iov_iter *to)
+{
+	ssize_t done = 0;
+
+	while (iov_iter_count(to)) {
+		size_t chunk = min(iov_iter_count(to), sizeof(console_buf));
+		ssize_t r;
+		size_t copied;
+
+		if (done && !console_input_ready(fd))
+			break;
+		r = os_read(fd, console_buf, chunk);
+		if (r == -EINTR)
+			continue;
+		if (r <= 0)
+			return done ? done : r;
+		copied = copy_to_iter(console_buf, r, to);
+		done += copied;
+		if (copied < (size_t)r)
+			return done ? done : -EFAULT;
+		if ((size_t)r < chunk)
+			break;
+	}
+	return done;
+}
+
+static ssize_t console_read(struct file *f, struct iov_iter *to)
+{
+	int fd = console_hostfd(f);
+	ssize_t ret;
+
+	for (;;) {
+		if (console_input_ready(fd)) {
+			ret = console_read_now(fd, to);
+			/* -EAGAIN: the host changed its mind; wait as if empty. */
+			if (ret != -EAGAIN)
+				return ret;
+		}
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		/* wait_event_interruptible queues us before it polls, so input
+		 * that arrives after the poll (SIGIO) wakes us. */
+		if (wait_event_interruptible(console_wait, console_input_ready(fd)))
+			return -ERESTARTSYS;
+	}
+}
+
+static ssize_t console_write(struct file *f, struct iov_iter *from)
+{
+	int fd = console_hostfd(f);
+	ssize_t done = 0;
+
+	while (iov_iter_count(from)) {
+		size_t chunk = min(iov_iter_count(from), sizeof(console_buf));
+		size_t got = copy_from_iter(console_buf, chunk, from);
+		size_t off = 0;
+
+		while (off < got) {
+			ssize_t r = os_write(fd, console_buf + off, got - off);
+
+			if (r == -EINTR)
+				continue;
+			if (r < 0) {
+				if (r == -EPIPE)
+					send_sig(SIGPIPE, current, 0);
+				return done ? done : r;
+			}
+			if (r == 0)
+				return done;
+			off += r;
+			done += r;
+		}
+		if (got < chunk)
+			return done ? done : -EFAULT;
+	}
+	return done;
+}
+
+static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
+{
+	unsigned int acc = f->f_flags & O_ACCMODE;
+	int events = 0;
+	int r;
+
+	if (acc == O_RDONLY || acc == O_RDWR)
+		events |= POLLIN | POLLRDNORM;
+	if (acc == O_WRONLY || acc == O_RDWR)
+		events |= POLLOUT | POLLWRNORM;
+	/* Only input raises SIGIO: a writer waiting for POLLOUT is woken by
+	 * console input or by its timeout, not when the host fd drains. */
+	if (wq)
+		*wq = &console_wait;
+	r = os_poll_now(console_hostfd(f), events);
+	return r < 0 ? POLLERR : (unsigned int)r;
+}
+
+/* struct termios as the kernel's TCGETS writes it (36 bytes: the C
+ * library's struct termios is larger, and the rest is left alone). */
+#define NCCS 19
+struct termios {
+	u32 c_iflag, c_oflag, c_cflag, c_lflag;
+	u8 c_line;
+	u8 c_cc[NCCS];
+};
+_Static_assert(sizeof(struct termios) == 36, "the kernel's struct termios is 36 bytes");
+
+/* Linux's tty_std_termios (drivers/tty/tty_io.c), in octal as there. */
+static const struct termios tty_std_termios = {
+	.c_iflag = 0000400 | 0002000,				/* ICRNL | IXON */
+	.c_oflag = 0000001 | 0000004,				/* OPOST | ONLCR */
+	.c_cflag = 0000017 | 0000060 | 0000200 | 0002000,	/* B38400 | CS8 | CREAD | HUPCL */
+	.c_lflag = 0000001 | 0000002 | 0000010 | 0000020 | 0000040 |
+		   0001000 | 0004000 | 0100000,	/* ISIG ICANON ECHO ECHOE ECHOK ECHOCTL ECHOKE IEXTEN */
+	.c_cc = "\003\034\177\025\004\0\1\0\021\023\032\0\022\017\027\026\0", /* INIT_C_CC */
+};
+
+struct winsize {
+	u16 ws_row, ws_col, ws_xpixel, ws_ypixel;
+};
+
+static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	int fd = console_hostfd(f);
+	struct winsize ws;
+	int r;
+
+	switch (cmd) {
+	case TIOCGWINSZ:
+		r = os_ioctl_winsize(fd, &ws);
+		if (r)
+			return r;
+		return copy_to_user((void __user *)arg, &ws, sizeof(ws)) ? -EFAULT : 0;
+	case TCGETS:
+		if (!os_isatty(fd))
+			return -ENOTTY;
+		return copy_to_user((void __user *)arg, &tty_std_termios, sizeof(tty_std_termios))
+			       ? -EFAULT
+			       : 0;
+	}
+	return -ENOIOCTLCMD;
+}
+
+/* No release: the host fds stay open for umk itself (its messages go to
+ * fd 2) and for the other console files over the same fd. */
+static const struct file_operations console_fops = {
+	.name = "console",
+	.read_iter = console_read,
+	.write_iter = console_write,
+	.poll = console_poll,
+	.ioctl = console_ioctl,
+};
+
+struct file *console_file(int hostfd)
+{
+	int r = os_poll_now(hostfd, 0);
+	unsigned int flags;
+
+	if (r < 0 || (r & POLLNVAL))
+		return NULL;
+	if (os_isatty(hostfd))
+		flags = O_RDWR;		/* what a terminal's fds are opened with */
+	else
+		flags = hostfd == 0 ? O_RDONLY : O_WRONLY;
+	return alloc_file(&console_fops, flags, (void *)(long)hostfd);
+}
+
+void console_interrupt(void)
+{
+	wake_up(&console_wait);
+}

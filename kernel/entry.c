@@ -1,0 +1,75 @@
+/*
+ * kernel/entry.c: the generic entry and exit code (kernel/entry/common.c).
+ *
+ * arch/ calls one of the three entry points below on a trap from user mode,
+ * with regs pointing at the user registers in the host frame. Every one of
+ * them leaves through exit_to_user_mode_loop(): pending interrupts are
+ * replayed, the task is preempted if its slice is over, and signals are
+ * delivered with the restart decision. A breakpoint there sees every return
+ * to user mode.
+ */
+#include <umk/arch.h>
+#include <umk/entry.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/timer.h>
+#include <umk/trace.h>
+
+/* kernel/syscall.c */
+long invoke_syscall(struct pt_regs *regs, long nr);
+/* kernel/signal.c */
+void arch_do_signal_or_restart(struct pt_regs *regs);
+void force_sig_fault(int sig, int code, unsigned long addr);
+
+/* Interrupts recorded while the kernel ran (or that brought us in). */
+void irq_replay(void)
+{
+	unsigned long pending = arch_take_pending_irqs();
+
+	if (pending & (1UL << IRQ_TIMER))
+		run_timers();
+	if (pending & (1UL << IRQ_CONSOLE))
+		console_interrupt();
+}
+
+void exit_to_user_mode_loop(struct pt_regs *regs)
+{
+	unsigned long work;
+
+	for (;;) {
+		irq_replay();
+		work = current_thread_info()->flags;
+		if (!(work & EXIT_TO_USER_MODE_WORK))
+			break;
+		if (work & _TIF_NEED_RESCHED)
+			schedule();
+		if (work & _TIF_SIGPENDING)
+			arch_do_signal_or_restart(regs);
+	}
+}
+
+void do_syscall_64(struct pt_regs *regs, long nr)
+{
+	struct task_struct *tsk = current;
+
+	tsk->regs = regs;
+	tsk->orig_ax = nr;
+	regs->ax = invoke_syscall(regs, nr);
+	exit_to_user_mode_loop(regs);
+}
+
+void irqentry_exit_to_user(struct pt_regs *regs)
+{
+	current->regs = regs;
+	current->orig_ax = -1;
+	exit_to_user_mode_loop(regs);
+}
+
+void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long addr)
+{
+	current->regs = regs;
+	current->orig_ax = -1;
+	trace(TR_FAULT, "%s addr=%#lx ip=%#lx", signal_name(signo), addr, regs->ip);
+	force_sig_fault(signo, code, addr);
+	exit_to_user_mode_loop(regs);
+}

@@ -1,0 +1,352 @@
+/*
+ * kernel/exit.c: task exit, zombies, reaping and wait (kernel/exit.c).
+ *
+ * A dying task gives up its memory and files, leaves its thread group and,
+ * if it is a group leader whose group is gone, becomes a zombie and tells
+ * its parent (SIGCHLD and a wakeup on wait_chldexit). Its kernel stack is
+ * freed by the next task to run (finish_task_switch); the task_struct by
+ * whoever reaps it: its parent's wait, or itself when nobody will wait
+ * (threads, or a parent that ignores SIGCHLD).
+ *
+ * When pid 1's thread group is gone, umk exits with its status: 128+N if a
+ * signal N killed it, else its exit code. Other tasks are not waited for.
+ */
+#include <umk/arch.h>
+#include <umk/entry.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/mm.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/trace.h>
+#include <umk/uaccess.h>
+
+#define WNOHANG 0x00000001
+#define WUNTRACED 0x00000002
+#define WSTOPPED WUNTRACED
+#define WEXITED 0x00000004
+#define WCONTINUED 0x00000008
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
+
+#define P_ALL 0
+#define P_PID 1
+#define P_PGID 2
+
+void exit_mm(struct task_struct *tsk);
+bool do_notify_parent(struct task_struct *tsk, int sig);
+void flush_sigqueue(struct sigpending *p);
+
+/* Free what is left of a task nobody will wait for any more. */
+void release_task(struct task_struct *p)
+{
+	list_del_init(&p->tasks);
+	list_del_init(&p->sibling);
+	p->exit_state = EXIT_DEAD;
+	if (p->state != TASK_DEAD || p->stack)
+		return;		/* still on its stack: finish_task_switch frees it */
+	flush_sigqueue(&p->pending);
+	if (thread_group_leader(p) && list_empty(&p->signal->thread_head)) {
+		flush_sigqueue(&p->signal->shared_pending);
+		kfree(p->signal);
+	}
+	kfree(p);
+}
+
+/* Children of a dying process go to pid 1, as Linux's reaper. */
+static void forget_original_parent(struct task_struct *father)
+{
+	struct task_struct *reaper = find_task_by_pid(1), *p, *n;
+
+	if (!reaper || reaper->tgid == father->tgid)
+		return;
+	list_for_each_entry_safe(p, n, &father->children, sibling) {
+		list_del_init(&p->sibling);
+		p->real_parent = reaper;
+		list_add_tail(&p->sibling, &reaper->children);
+		if (p->exit_state == EXIT_ZOMBIE && list_empty(&p->signal->thread_head)) {
+			if (do_notify_parent(p, p->exit_signal))
+				release_task(p);
+		}
+	}
+}
+
+/* umk's status when pid 1 is gone: what a shell would report. */
+static __noreturn void umk_halt(int code)
+{
+	int status = (code & 0x7f) ? 128 + (code & 0x7f) : (code >> 8) & 0xff;
+
+	trace(TR_TASK, "halt: pid 1 is gone, umk exits with %d", status);
+	os_exit(status);
+}
+
+void do_exit(long code)
+{
+	struct task_struct *tsk = current;
+	struct signal_struct *sig = tsk->signal;
+	struct task_struct *leader = tsk->group_leader;
+	bool group_dead;
+
+	if (tsk->pid == 0)
+		panic("do_exit: the idle task cannot exit");
+	if (sig->flags & SIGNAL_GROUP_EXIT)
+		code = sig->group_exit_code;
+	tsk->exit_code = code;
+	trace(TR_TASK, "exit %d status=0x%04lx", tsk->pid, code);
+
+	exit_mm(tsk);
+	put_files_struct(tsk->files);
+	tsk->files = NULL;
+	if (--tsk->sighand->count == 0)
+		kfree(tsk->sighand);
+	list_del_init(&tsk->thread_node);
+	group_dead = --sig->nr_threads == 0;
+	if (group_dead && tsk->tgid == 1)
+		umk_halt(code);
+
+	/* A thread group's stop waits for this thread no longer. */
+	if (tsk->jobctl & JOBCTL_STOP_PENDING) {
+		tsk->jobctl &= ~JOBCTL_STOP_PENDING;
+		sig->group_stop_count--;
+	}
+	if (group_dead)
+		forget_original_parent(leader);
+
+	if (thread_group_leader(tsk)) {
+		tsk->exit_state = EXIT_ZOMBIE;
+		if (group_dead && do_notify_parent(tsk, tsk->exit_signal))
+			release_task(tsk);
+	} else {
+		tsk->exit_state = EXIT_DEAD;
+		list_del_init(&tsk->tasks);
+		/* The last thread out reports a leader that died before it. */
+		if (group_dead && leader->exit_state == EXIT_ZOMBIE) {
+			leader->exit_code = code;
+			if (do_notify_parent(leader, leader->exit_signal))
+				release_task(leader);
+		}
+	}
+
+	tsk->state = TASK_DEAD;
+	schedule();
+	panic("do_exit: dead task %d ran again", tsk->pid);
+}
+
+void do_group_exit(int exit_code)
+{
+	struct signal_struct *sig = current->signal;
+	struct task_struct *t;
+
+	if (sig->flags & SIGNAL_GROUP_EXIT) {
+		exit_code = sig->group_exit_code;
+	} else {
+		sig->flags = SIGNAL_GROUP_EXIT;
+		sig->group_exit_code = exit_code;
+		sig->group_stop_count = 0;
+		list_for_each_entry(t, &sig->thread_head, thread_node) {
+			if (t == current)
+				continue;
+			sigaddset(&t->pending.signal, SIGKILL);
+			set_ti_flag(task_thread_info(t), TIF_SIGPENDING);
+			wake_up_state(t, TASK_INTERRUPTIBLE | TASK_WAKEKILL);
+		}
+	}
+	do_exit(exit_code);
+}
+
+long sys_exit(int error_code)
+{
+	do_exit((error_code & 0xff) << 8);
+}
+
+long sys_exit_group(int error_code)
+{
+	do_group_exit((error_code & 0xff) << 8);
+}
+
+/* ---- wait ---- */
+
+struct wait_opts {
+	int which;		/* P_ALL, P_PID, P_PGID */
+	pid_t pid;
+	int options;
+	kernel_siginfo_t info;	/* what waitid reports */
+	int status;		/* what wait4 reports */
+};
+
+static bool eligible_child(struct wait_opts *wo, struct task_struct *p)
+{
+	if (wo->which == P_PID && p->tgid != wo->pid)
+		return false;
+	if (wo->which == P_PGID && wo->pid != 1)
+		return false;	/* umk has one process group */
+	/* __WCLONE waits only for children that do not signal SIGCHLD. */
+	if (!(wo->options & __WALL) && ((p->exit_signal != SIGCHLD) ^ !!(wo->options & __WCLONE)))
+		return false;
+	return true;
+}
+
+static void fill_info(struct wait_opts *wo, struct task_struct *p, int code, int status)
+{
+	memset(&wo->info, 0, sizeof(wo->info));
+	wo->info.si_signo = SIGCHLD;
+	wo->info.si_code = code;
+	wo->info._sigchld.pid = p->tgid;
+	wo->info._sigchld.status = status;
+}
+
+/* Returns the child's pid if it had something to report, else 0. */
+static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
+{
+	struct signal_struct *sig = p->signal;
+	pid_t pid = p->tgid;
+
+	if (p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head)) {
+		int code = p->exit_code;
+
+		if (!(wo->options & WEXITED))
+			return 0;
+		wo->status = code;
+		if (code & 0x7f)
+			fill_info(wo, p, code & 0x80 ? CLD_DUMPED : CLD_KILLED, code & 0x7f);
+		else
+			fill_info(wo, p, CLD_EXITED, (code >> 8) & 0xff);
+		if (!(wo->options & WNOWAIT)) {
+			trace(TR_TASK, "reap %d status=0x%04x", pid, code);
+			release_task(p);
+		}
+		return pid;
+	}
+	if ((wo->options & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) &&
+	    (sig->flags & SIGNAL_CLD_STOPPED)) {
+		wo->status = (sig->stop_signr << 8) | 0x7f;
+		fill_info(wo, p, CLD_STOPPED, sig->stop_signr);
+		if (!(wo->options & WNOWAIT))
+			sig->flags &= ~SIGNAL_CLD_STOPPED;
+		return pid;
+	}
+	if ((wo->options & WCONTINUED) && (sig->flags & SIGNAL_STOP_CONTINUED)) {
+		wo->status = 0xffff;
+		fill_info(wo, p, CLD_CONTINUED, SIGCONT);
+		if (!(wo->options & WNOWAIT))
+			sig->flags &= ~SIGNAL_STOP_CONTINUED;
+		return pid;
+	}
+	return 0;
+}
+
+static long do_wait(struct wait_opts *wo)
+{
+	struct task_struct *parent = current->group_leader, *p, *n;
+	DEFINE_WAIT(w);
+	long ret;
+
+	for (;;) {
+		bool any = false;
+
+		prepare_to_wait(&current->signal->wait_chldexit, &w, TASK_INTERRUPTIBLE);
+		ret = 0;
+		list_for_each_entry_safe(p, n, &parent->children, sibling) {
+			if (!eligible_child(wo, p))
+				continue;
+			any = true;
+			ret = wait_consider_task(wo, p);
+			if (ret)
+				break;
+		}
+		if (ret)
+			break;
+		if (!any) {
+			ret = -ECHILD;
+			break;
+		}
+		if (wo->options & WNOHANG) {
+			ret = 0;
+			break;
+		}
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&current->signal->wait_chldexit, &w);
+	return ret;
+}
+
+struct rusage {
+	struct __kernel_old_timeval ru_utime, ru_stime;
+	long ru_rest[14];
+};
+
+long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __user *ru)
+{
+	struct wait_opts wo = { .options = options | WEXITED };
+	struct rusage r;
+	long ret;
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
+		return -EINVAL;
+	/* -INT_MIN is undefined (Linux: -ESRCH) */
+	if (upid == -2147483647 - 1)
+		return -ESRCH;
+	if (upid == -1)
+		wo.which = P_ALL;
+	else if (upid < 0)
+		wo.which = P_PGID, wo.pid = -upid;
+	else if (upid == 0)
+		wo.which = P_PGID, wo.pid = 1;
+	else
+		wo.which = P_PID, wo.pid = upid;
+
+	ret = do_wait(&wo);
+	if (ret > 0 && stat_addr && put_user(wo.status, stat_addr))
+		return -EFAULT;
+	if (ret > 0 && ru) {
+		memset(&r, 0, sizeof(r));
+		if (copy_to_user(ru, &r, sizeof(r)))
+			return -EFAULT;
+	}
+	return ret;
+}
+
+long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int options,
+		struct rusage __user *ru)
+{
+	struct wait_opts wo = { .which = which, .pid = upid, .options = options };
+	struct rusage r;
+	long ret;
+
+	if (options & ~(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD |
+			__WCLONE | __WALL))
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;
+	switch (which) {
+	case P_ALL:
+		break;
+	case P_PID:
+	case P_PGID:
+		if (upid <= 0)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	ret = do_wait(&wo);
+	if (ret < 0)
+		return ret;
+	if (!ret)	/* WNOHANG and nothing to report: a zeroed siginfo */
+		memset(&wo.info, 0, sizeof(wo.info));
+	if (infop && copy_to_user(infop, &wo.info, 32))
+		return -EFAULT;
+	if (ru) {
+		memset(&r, 0, sizeof(r));
+		if (copy_to_user(ru, &r, sizeof(r)))
+			return -EFAULT;
+	}
+	return 0;
+}

@@ -1,0 +1,316 @@
+/*
+ * kernel/fork.c: creating tasks (kernel/fork.c of Linux, NOMMU flavour).
+ *
+ * umk has no MMU: a new task always shares its parent's memory (CLONE_VM).
+ * fork(), and clone() without CLONE_VM, return -ENOSYS, as on uClinux;
+ * programs use vfork, posix_spawn (clone with CLONE_VM|CLONE_VFORK) or
+ * threads. A child starts in ret_from_fork() on its own kernel stack and
+ * returns to user mode through a host frame crafted there, holding a copy of
+ * the parent's registers with rax = 0.
+ */
+#include <umk/arch.h>
+#include <umk/entry.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/mm.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/trace.h>
+#include <umk/uaccess.h>
+
+#define CSIGNAL 0x000000ff
+#define CLONE_VM 0x00000100
+#define CLONE_FS 0x00000200
+#define CLONE_FILES 0x00000400
+#define CLONE_SIGHAND 0x00000800
+#define CLONE_PIDFD 0x00001000
+#define CLONE_PTRACE 0x00002000
+#define CLONE_VFORK 0x00004000
+#define CLONE_PARENT 0x00008000
+#define CLONE_THREAD 0x00010000
+#define CLONE_NEWNS 0x00020000
+#define CLONE_SYSVSEM 0x00040000
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_DETACHED 0x00400000
+#define CLONE_UNTRACED 0x00800000
+#define CLONE_CHILD_SETTID 0x01000000
+
+/* What umk implements; namespaces, pidfds and the like are refused. */
+#define CLONE_SUPPORTED                                                        \
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |         \
+	 CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM |           \
+	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |           \
+	 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE)
+
+static pid_t last_pid;
+
+static pid_t alloc_pid(void)
+{
+	do {
+		if (++last_pid >= 4194304)	/* PID_MAX_LIMIT */
+			last_pid = 2;
+	} while (find_task_by_pid(last_pid));
+	return last_pid;
+}
+
+static struct sighand_struct *copy_sighand(struct sighand_struct *old)
+{
+	struct sighand_struct *sh = kmalloc(sizeof(*sh));
+
+	sh->count = 1;
+	if (old)
+		memcpy(sh->action, old->action, sizeof(sh->action));
+	return sh;
+}
+
+static struct signal_struct *alloc_signal(void)
+{
+	struct signal_struct *sig = kmalloc(sizeof(*sig));
+
+	INIT_LIST_HEAD(&sig->thread_head);
+	init_waitqueue_head(&sig->wait_chldexit);
+	INIT_LIST_HEAD(&sig->shared_pending.list);
+	return sig;
+}
+
+/* A task_struct and a kernel stack, with nothing else shared or copied. */
+static struct task_struct *alloc_task(void)
+{
+	struct task_struct *p = kmalloc(sizeof(*p));
+	void *stack = arch_alloc_kstack();
+
+	if (!stack) {
+		kfree(p);
+		return NULL;
+	}
+	init_thread_info(p, stack);
+	INIT_LIST_HEAD(&p->tasks);
+	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->thread_node);
+	INIT_LIST_HEAD(&p->pending.list);
+	p->orig_ax = -1;
+	p->sas_ss_flags = SS_DISABLE;
+	return p;
+}
+
+/* The first thing every new task runs on its kernel stack. */
+static void ret_from_fork(void *arg)
+{
+	struct task_struct *tsk = current;
+
+	schedule_tail(NULL);
+	if (tsk->set_child_tid)
+		put_user(tsk->pid, tsk->set_child_tid);
+	exit_to_user_mode_loop(tsk->regs);
+	arch_enter_user(tsk->regs);
+}
+
+static struct task_struct *copy_process(unsigned long flags, unsigned long newsp,
+					int __user *child_tid, unsigned long tls, long *err)
+{
+	struct task_struct *parent = current, *p;
+
+	p = alloc_task();
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	p->pid = alloc_pid();
+	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	p->blocked = parent->blocked;
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
+		p->sas_ss_sp = parent->sas_ss_sp;
+		p->sas_ss_size = parent->sas_ss_size;
+		p->sas_ss_flags = parent->sas_ss_flags;
+	}
+
+	p->mm = parent->mm;
+	p->mm->users++;
+	if (flags & CLONE_FILES) {
+		p->files = parent->files;
+		p->files->count++;
+	} else {
+		p->files = dup_fd(parent->files);
+	}
+	if (flags & CLONE_SIGHAND) {
+		p->sighand = parent->sighand;
+		p->sighand->count++;
+	} else {
+		p->sighand = copy_sighand(parent->sighand);
+	}
+
+	if (flags & CLONE_THREAD) {
+		p->tgid = parent->tgid;
+		p->group_leader = parent->group_leader;
+		p->signal = parent->signal;
+		p->exit_signal = -1;
+	} else {
+		p->tgid = p->pid;
+		p->group_leader = p;
+		p->signal = alloc_signal();
+		p->exit_signal = flags & CSIGNAL;
+	}
+	p->signal->nr_threads++;
+	list_add_tail(&p->thread_node, &p->signal->thread_head);
+	if (flags & (CLONE_PARENT | CLONE_THREAD))
+		p->real_parent = parent->group_leader->real_parent;
+	else
+		p->real_parent = parent->group_leader;
+	if (thread_group_leader(p))
+		list_add_tail(&p->sibling, &p->real_parent->children);
+
+	p->set_child_tid = flags & CLONE_CHILD_SETTID ? child_tid : NULL;
+	p->clear_child_tid = flags & CLONE_CHILD_CLEARTID ? child_tid : NULL;
+
+	p->regs = arch_init_user_frame(p, parent->regs);
+	p->regs->ax = 0;
+	if (newsp)
+		p->regs->sp = newsp;
+	if (flags & CLONE_SETTLS)
+		set_user_fs_base(p->regs, tls);
+	if (arch_setup_kthread(p, ret_from_fork, NULL)) {
+		*err = -ENOMEM;
+		return NULL;	/* leaks p: only when the host is out of memory */
+	}
+	list_add_tail(&p->tasks, &task_list);
+	return p;
+}
+
+static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *parent_tid,
+			 int __user *child_tid, unsigned long tls)
+{
+	struct completion vfork;
+	struct task_struct *p;
+	long err = 0;
+	pid_t pid;
+
+	if (flags & ~CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if (!(flags & CLONE_VM)) {
+		trace(TR_NOSYS, "clone without CLONE_VM (umk has no MMU)");
+		return -ENOSYS;
+	}
+
+	p = copy_process(flags, newsp, child_tid, tls, &err);
+	if (!p)
+		return err;
+	pid = p->pid;
+	trace(TR_TASK, "%s %d", flags & CLONE_THREAD ? "thread" : "fork", pid);
+	if (flags & CLONE_PARENT_SETTID)
+		put_user(pid, parent_tid);
+	if (flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		p->vfork_done = &vfork;
+	}
+	wake_up_new_task(p);
+	if (flags & CLONE_VFORK) {
+		/* Until the child execs or exits, it runs on our memory and our
+		 * stack: wait. p may be gone when this returns. */
+		wait_for_completion_killable(&vfork);
+	}
+	return pid;
+}
+
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
+	       int __user *child_tidptr, unsigned long tls)
+{
+	return kernel_clone(clone_flags, newsp, parent_tidptr, child_tidptr, tls);
+}
+
+long sys_vfork(void)
+{
+	return kernel_clone(CLONE_VFORK | CLONE_VM | SIGCHLD, 0, NULL, NULL, 0);
+}
+
+long sys_fork(void)
+{
+	trace(TR_NOSYS, "fork (umk has no MMU: use vfork or posix_spawn)");
+	return -ENOSYS;
+}
+
+/* The task gives up its memory (exit, exec): tell a vfork parent, and clear
+ * the child tid word and wake its futex for pthread_join (mm_release). */
+static void mm_release(struct task_struct *tsk)
+{
+	if (tsk->clear_child_tid) {
+		if (!put_user(0, tsk->clear_child_tid))
+			futex_wake((u32 __user *)tsk->clear_child_tid, 1);
+		tsk->clear_child_tid = NULL;
+	}
+	if (tsk->vfork_done) {
+		complete(tsk->vfork_done);
+		tsk->vfork_done = NULL;
+	}
+}
+
+void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm)
+{
+	mm_release(tsk);
+}
+
+void exit_mm(struct task_struct *tsk)
+{
+	mm_release(tsk);
+	if (tsk->mm) {
+		mmput(tsk->mm);
+		tsk->mm = NULL;
+	}
+}
+
+void flush_signal_handlers(struct task_struct *t);
+
+void setup_new_exec(void)
+{
+	struct task_struct *tsk = current;
+
+	/* Handlers live in the old program's memory: reset them. A table
+	 * shared with other threads is copied first (unshare_sighand). */
+	if (tsk->sighand->count > 1) {
+		tsk->sighand->count--;
+		tsk->sighand = copy_sighand(tsk->sighand);
+	}
+	flush_signal_handlers(tsk);
+	tsk->sas_ss_sp = 0;
+	tsk->sas_ss_size = 0;
+	tsk->sas_ss_flags = SS_DISABLE;
+	if (tsk->files->count > 1) {
+		struct files_struct *old = tsk->files;
+
+		tsk->files = dup_fd(old);
+		put_files_struct(old);
+	}
+	do_close_on_exec(tsk->files);
+}
+
+/* pid 1: created by the idle task at boot, with the console as fds 0-2. */
+struct task_struct *create_init_task(void (*fn)(void *), void *arg)
+{
+	struct task_struct *p = alloc_task();
+
+	if (!p)
+		panic("create_init_task: no memory");
+	p->pid = p->tgid = alloc_pid();
+	strcpy_comm(p, "init");
+	p->group_leader = p;
+	p->real_parent = idle_task;
+	p->exit_signal = SIGCHLD;
+	p->files = files_init_console();
+	p->sighand = copy_sighand(NULL);
+	p->signal = alloc_signal();
+	p->signal->nr_threads = 1;
+	list_add_tail(&p->thread_node, &p->signal->thread_head);
+	p->mm = mm_alloc();
+	if (arch_setup_kthread(p, fn, arg))
+		panic("create_init_task: no memory");
+	list_add_tail(&p->tasks, &task_list);
+	wake_up_new_task(p);
+	return p;
+}

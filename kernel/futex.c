@@ -1,0 +1,244 @@
+/*
+ * kernel/futex.c: fast user-space mutexes, after Linux's kernel/futex/
+ * (core.c, syscalls.c, waitwake.c). Interface: sys_futex with FUTEX_WAIT,
+ * FUTEX_WAKE, FUTEX_WAIT_BITSET and FUTEX_WAKE_BITSET (FUTEX_PRIVATE_FLAG and
+ * FUTEX_CLOCK_REALTIME accepted, other commands -ENOSYS), and futex_wake()
+ * for CLONE_CHILD_CLEARTID at exit.
+ *
+ * A waiter is a struct futex_q on its own kernel stack, queued on
+ * futex_queue from the moment it has read the futex word until it returns.
+ * futex_wake takes a woken waiter off the queue before waking it: "off the
+ * queue" is how the waiter tells a futex wakeup from a timeout, a signal or
+ * a spurious wakeup.
+ *
+ * Departures from Linux: the key is the user address alone, private and
+ * shared alike (umk is NOMMU: every process shares one address space, so an
+ * address names one word), and the queue is one FIFO list, not a hash of
+ * priority lists. No locks: kernel code is not preempted, so nothing can
+ * change the word or wake us between reading it and queueing. A timeout is
+ * a struct timer_list on CLOCK_MONOTONIC; a CLOCK_REALTIME deadline is
+ * converted once when the wait starts. A timed wait interrupted by a signal
+ * returns -ERESTARTSYS and so restarts with the whole relative timeout
+ * (Linux uses a restart_block; umk will too).
+ */
+#include <umk/errno.h>
+#include <umk/list.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/timer.h>
+#include <umk/uaccess.h>
+
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_WAIT_BITSET 9
+#define FUTEX_WAKE_BITSET 10
+#define FUTEX_PRIVATE_FLAG 128
+#define FUTEX_CLOCK_REALTIME 256
+#define FUTEX_CMD_MASK ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME)
+#define FUTEX_BITSET_MATCH_ANY 0xffffffff
+
+/* futex_wait's flags */
+#define FLAGS_CLOCKRT 0x02		/* the deadline is on CLOCK_REALTIME */
+
+#define KTIME_MAX INT64_MAX
+#define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
+
+struct futex_q {
+	struct list_head list;		/* in futex_queue while waiting */
+	struct task_struct *task;
+	u32 __user *uaddr;		/* the key */
+	u32 bitset;
+};
+
+static LIST_HEAD(futex_queue);
+
+/* A timeout that wakes a task (Linux's hrtimer_sleeper). */
+struct timer_sleeper {
+	struct timer_list timer;
+	struct task_struct *task;	/* NULL once the timer has fired */
+};
+
+static void futex_timer_fn(struct timer_list *t)
+{
+	struct timer_sleeper *to = container_of(t, struct timer_sleeper, timer);
+	struct task_struct *task = to->task;
+
+	to->task = NULL;
+	if (task)
+		wake_up_process(task);
+}
+
+/* Linux's get_futex_key checks, in its order. */
+static long futex_check_addr(u32 __user *uaddr)
+{
+	if ((unsigned long)uaddr % sizeof(u32))
+		return -EINVAL;
+	if (!access_ok(uaddr, sizeof(u32)))
+		return -EFAULT;
+	return 0;
+}
+
+/* An absolute deadline on the futex's clock as a CLOCK_MONOTONIC expiry. */
+static u64 futex_expires(s64 abs_time, unsigned int flags)
+{
+	s64 t = abs_time;
+
+	if (flags & FLAGS_CLOCKRT)
+		t -= clock_get_ns(CLOCK_REALTIME) - (s64)ktime_get();
+	return t < 0 ? 0 : (u64)t;
+}
+
+/*
+ * Wait while *uaddr == val, until futex_wake (0), the deadline abs_time if
+ * not NULL (-ETIMEDOUT) or a signal (-ERESTARTSYS). A word that differs
+ * gives -EAGAIN at once. Linux's futex_wait, with the queueing inline.
+ */
+static long futex_wait(u32 __user *uaddr, unsigned int flags, u32 val, const s64 *abs_time,
+		       u32 bitset)
+{
+	struct timer_sleeper to;
+	struct futex_q q;
+	u32 uval;
+	long ret;
+
+	if (!bitset)
+		return -EINVAL;
+	ret = futex_check_addr(uaddr);
+	if (ret)
+		return ret;
+
+	/* Timers run only at interrupt replay, never between here and the
+	 * schedule() below, so the timer can be armed before queueing. */
+	if (abs_time) {
+		u64 expires = futex_expires(*abs_time, flags);
+
+		timer_setup(&to.timer, futex_timer_fn, "futex");
+		to.task = current;
+		if (expires <= ktime_get())
+			to.task = NULL;		/* already past: do not sleep */
+		else
+			mod_timer(&to.timer, expires);
+	}
+
+retry:
+	if (get_user(uval, uaddr)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (uval != val) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	q.task = current;
+	q.uaddr = uaddr;
+	q.bitset = bitset;
+	set_current_state(TASK_INTERRUPTIBLE);
+	list_add_tail(&q.list, &futex_queue);
+	if ((!abs_time || to.task) && !signal_pending(current))
+		schedule();
+	set_current_state(TASK_RUNNING);
+
+	if (list_empty(&q.list)) {
+		ret = 0;			/* futex_wake dequeued us */
+		goto out;
+	}
+	list_del_init(&q.list);
+	ret = -ETIMEDOUT;
+	if (abs_time && !to.task)
+		goto out;
+	if (!signal_pending(current))
+		goto retry;			/* spurious wakeup */
+	ret = -ERESTARTSYS;
+out:
+	if (abs_time)
+		del_timer(&to.timer);
+	return ret;
+}
+
+/* Wake up to nr_wake waiters on uaddr whose bitset meets bitset, oldest
+ * first; at least one, as Linux does for nr_wake <= 0. */
+static long futex_wake_bitset(u32 __user *uaddr, int nr_wake, u32 bitset)
+{
+	struct futex_q *q, *n;
+	long ret;
+
+	if (!bitset)
+		return -EINVAL;
+	ret = futex_check_addr(uaddr);
+	if (ret)
+		return ret;
+	list_for_each_entry_safe(q, n, &futex_queue, list) {
+		if (q->uaddr != uaddr || !(q->bitset & bitset))
+			continue;
+		list_del_init(&q->list);
+		wake_up_process(q->task);
+		if (++ret >= nr_wake)
+			break;
+	}
+	return ret;
+}
+
+int futex_wake(u32 __user *uaddr, int nr)
+{
+	return futex_wake_bitset(uaddr, nr, FUTEX_BITSET_MATCH_ANY);
+}
+
+static long do_futex(u32 __user *uaddr, int op, u32 val, const s64 *timeout, u32 val3)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+	unsigned int flags = 0;
+
+	if (op & FUTEX_CLOCK_REALTIME) {
+		flags |= FLAGS_CLOCKRT;
+		if (cmd != FUTEX_WAIT_BITSET)
+			return -ENOSYS;
+	}
+	switch (cmd) {
+	case FUTEX_WAIT:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		/* fall through */
+	case FUTEX_WAIT_BITSET:
+		return futex_wait(uaddr, flags, val, timeout, val3);
+	case FUTEX_WAKE:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		/* fall through */
+	case FUTEX_WAKE_BITSET:
+		return futex_wake_bitset(uaddr, (int)val, val3);
+	}
+	return -ENOSYS;
+}
+
+static bool timespec64_valid(const struct __kernel_timespec *ts)
+{
+	return ts->tv_sec >= 0 && (unsigned long)ts->tv_nsec < NSEC_PER_SEC;
+}
+
+/*
+ * The timeout is read (and checked) before anything else, as Linux's
+ * sys_futex does. FUTEX_WAIT's is relative to now on CLOCK_MONOTONIC;
+ * FUTEX_WAIT_BITSET's is absolute, on CLOCK_REALTIME with the flag. Both
+ * saturate rather than overflow.
+ */
+long sys_futex(u32 __user *uaddr, int op, u32 val, const struct __kernel_timespec __user *utime,
+	       u32 __user *uaddr2, u32 val3)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+	s64 t, *tp = NULL;
+
+	if (utime && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)) {
+		struct __kernel_timespec ts;
+
+		if (copy_from_user(&ts, utime, sizeof(ts)))
+			return -EFAULT;
+		if (!timespec64_valid(&ts))
+			return -EINVAL;
+		t = ts.tv_sec >= KTIME_SEC_MAX ? KTIME_MAX : timespec_to_ns(&ts);
+		if (cmd == FUTEX_WAIT) {
+			s64 now = ktime_get();
+
+			t = t > KTIME_MAX - now ? KTIME_MAX : now + t;
+		}
+		tp = &t;
+	}
+	return do_futex(uaddr, op, val, tp, val3);
+}

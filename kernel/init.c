@@ -1,0 +1,52 @@
+/*
+ * kernel/init.c: start_kernel() and pid 1 (init/main.c).
+ *
+ * arch/ boots onto the idle task's kernel stack and calls start_kernel(),
+ * which creates pid 1 and becomes the idle loop. pid 1 starts in kernel mode,
+ * loads the program like execve, and enters user mode through the frame
+ * crafted on its kernel stack. If the program cannot be loaded, umk says why
+ * in one line and exits: 127 when it does not exist, 126 otherwise.
+ */
+#include <umk/arch.h>
+#include <umk/entry.h>
+#include <umk/errno.h>
+#include <umk/mm.h>
+#include <umk/sched.h>
+#include <umk/timer.h>
+#include <umk/trace.h>
+
+struct task_struct *create_init_task(void (*fn)(void *), void *arg);
+
+static char **init_argv, **init_envp;
+
+static void kernel_init(void *unused)
+{
+	struct task_struct *tsk = current;
+	const char *why = NULL;
+	char msg[512];
+	int err;
+
+	schedule_tail(NULL);
+	tsk->regs = arch_init_user_frame(tsk, NULL);
+	tsk->orig_ax = -1;
+	err = do_execve(init_argv[0], (const char *const *)init_argv,
+			(const char *const *)init_envp, false, tsk->regs, &why);
+	if (err) {
+		snprintf(msg, sizeof(msg), "umk: %s: %s\n", init_argv[0],
+			 why ? why : errno_name(-err));
+		os_console_err(msg);
+		os_exit(err == -ENOENT ? UMK_EXIT_NOENT : UMK_EXIT_NOEXEC);
+	}
+	exit_to_user_mode_loop(tsk->regs);
+	arch_enter_user(tsk->regs);
+}
+
+void start_kernel(char **argv, char **envp)
+{
+	init_argv = argv;
+	init_envp = envp;
+	ktime_since_boot();
+	sched_init();
+	create_init_task(kernel_init, NULL);
+	cpu_idle();
+}

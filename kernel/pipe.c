@@ -1,0 +1,322 @@
+/*
+ * kernel/pipe.c: pipes, after Linux's fs/pipe.c. Interface: sys_pipe,
+ * sys_pipe2, and the file operations of the two ends (reached through
+ * sys_read/sys_write/sys_readv/sys_writev/sys_ioctl and f_op->poll).
+ *
+ * A pipe is a 64 KiB byte ring (Linux's default: 16 pages) with counts of
+ * open read-end and write-end files and two wait queues. Readers get what
+ * is there (up to what they asked), 0 at EOF once no writer is left, and
+ * sleep otherwise. A write of at most PIPE_BUF bytes goes in whole or not
+ * at all; a bigger one goes in piece by piece as room appears. A write with
+ * no reader left raises SIGPIPE and fails with -EPIPE.
+ *
+ * Departure from Linux: one byte ring instead of a ring of page buffers,
+ * so capacity is exactly PIPE_SIZE bytes whatever the write sizes, and
+ * "full" for poll means less than PIPE_BUF bytes of room. O_DIRECT (packet
+ * mode) is accepted and kept in f_flags but ignored. No locks: kernel code
+ * is not preempted, so only the sleeps in pipe_read/pipe_write let other
+ * tasks in, and each loop re-checks the pipe after one.
+ *
+ * Wakeups: a reader sleeps on rd_wait until data or no writers; a writer
+ * sleeps on wr_wait until room or no readers. wake_up wakes every sleeper,
+ * each re-checks its condition, so an extra wakeup is harmless and none is
+ * needed beyond: data written -> rd_wait, data read -> wr_wait, an end
+ * closed -> both.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/uaccess.h>
+
+#define PIPE_BUF 4096			/* atomic write size (limits.h) */
+#define PIPE_DEF_BUFFERS 16
+#define PIPE_SIZE (PIPE_DEF_BUFFERS * PAGE_SIZE)	/* a power of two */
+
+struct pipe_inode_info {
+	char *buf;			/* PIPE_SIZE bytes, a ring */
+	unsigned int head;		/* bytes ever written, mod 2^32 */
+	unsigned int tail;		/* bytes ever read, mod 2^32 */
+	int readers;			/* open read-end files */
+	int writers;			/* open write-end files */
+	struct wait_queue_head rd_wait;	/* readers: data, or no writers */
+	struct wait_queue_head wr_wait;	/* writers: room, or no readers */
+};
+
+static size_t pipe_len(const struct pipe_inode_info *pipe)
+{
+	return pipe->head - pipe->tail;
+}
+
+static size_t pipe_room(const struct pipe_inode_info *pipe)
+{
+	return PIPE_SIZE - pipe_len(pipe);
+}
+
+/* The read end is O_RDONLY, the write end O_WRONLY; nothing reopens them. */
+static bool pipe_read_end(const struct file *f)
+{
+	return (f->f_flags & O_ACCMODE) == O_RDONLY;
+}
+
+static bool pipe_readable(const struct pipe_inode_info *pipe)
+{
+	return pipe_len(pipe) || !pipe->writers;
+}
+
+/* need: the room a waiting writer wants (its whole write if atomic). */
+static bool pipe_writable(const struct pipe_inode_info *pipe, size_t need)
+{
+	return pipe_room(pipe) >= need || !pipe->readers;
+}
+
+static ssize_t pipe_read(struct file *f, struct iov_iter *to)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+	size_t total_len = iov_iter_count(to);
+	bool consumed = false;
+	ssize_t ret = 0;
+
+	/* Null read succeeds. */
+	if (!total_len)
+		return 0;
+
+	for (;;) {
+		size_t avail = pipe_len(pipe);
+
+		if (avail) {
+			size_t off = pipe->tail & (PIPE_SIZE - 1);
+			size_t chars = min(min(avail, PIPE_SIZE - off), total_len);
+
+			/* A piece that faults stays in the pipe, as a page
+			 * buffer that faults does in Linux. */
+			if (copy_to_iter(pipe->buf + off, chars, to) < chars) {
+				if (!ret)
+					ret = -EFAULT;
+				break;
+			}
+			pipe->tail += chars;
+			ret += chars;
+			total_len -= chars;
+			consumed = true;
+			if (!total_len)
+				break;
+			continue;	/* the rest may wrap to the ring's start */
+		}
+		if (!pipe->writers)
+			break;		/* EOF, or what was read so far */
+		if (ret)
+			break;
+		if (f->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		/* Nothing read yet, so nothing consumed: no writer to wake. */
+		if (wait_event_interruptible(pipe->rd_wait, pipe_readable(pipe)))
+			return -ERESTARTSYS;
+	}
+	if (consumed)
+		wake_up(&pipe->wr_wait);
+	return ret;
+}
+
+static ssize_t pipe_write(struct file *f, struct iov_iter *from)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+	size_t total_len = iov_iter_count(from);
+	bool atomic = total_len <= PIPE_BUF;
+	bool wake_readers = false;
+	ssize_t ret = 0;
+
+	/* Null write succeeds, even with no reader. */
+	if (!total_len)
+		return 0;
+
+	for (;;) {
+		size_t room;
+
+		if (!pipe->readers) {
+			send_sig(SIGPIPE, current, 0);
+			if (!ret)
+				ret = -EPIPE;
+			break;
+		}
+		room = pipe_room(pipe);
+		if (room && (!atomic || room >= total_len)) {
+			size_t off = pipe->head & (PIPE_SIZE - 1);
+			size_t chars = min(min(room, PIPE_SIZE - off), total_len);
+
+			if (copy_from_iter(pipe->buf + off, chars, from) < chars) {
+				if (!ret)
+					ret = -EFAULT;
+				break;
+			}
+			pipe->head += chars;
+			ret += chars;
+			total_len -= chars;
+			wake_readers = true;
+			if (!total_len)
+				break;
+			continue;	/* room may wrap to the ring's start */
+		}
+		if (f->f_flags & O_NONBLOCK) {
+			if (!ret)
+				ret = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			if (!ret)
+				ret = -ERESTARTSYS;
+			break;
+		}
+		/* Readers must see what we wrote before we sleep for room. */
+		if (wake_readers) {
+			wake_up(&pipe->rd_wait);
+			wake_readers = false;
+		}
+		/* A signal ends the wait; the loop sees it above, after one
+		 * more look for room and readers, as Linux's pipe_write does. */
+		wait_event_interruptible(pipe->wr_wait,
+					 pipe_writable(pipe, atomic ? total_len : 1));
+	}
+	if (wake_readers)
+		wake_up(&pipe->rd_wait);
+	return ret;
+}
+
+/* Linux's pipe_poll, without FIFOs' writer-count subtleties. */
+static unsigned int pipe_poll(struct file *f, struct wait_queue_head **wq)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+	unsigned int mask = 0;
+
+	if (pipe_read_end(f)) {
+		if (pipe_len(pipe))
+			mask |= POLLIN | POLLRDNORM;
+		if (!pipe->writers)
+			mask |= POLLHUP;
+	} else {
+		if (pipe_room(pipe) >= PIPE_BUF)
+			mask |= POLLOUT | POLLWRNORM;
+		if (!pipe->readers)
+			mask |= POLLERR;
+	}
+	if (wq)
+		*wq = pipe_read_end(f) ? &pipe->rd_wait : &pipe->wr_wait;
+	return mask;
+}
+
+static long pipe_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+
+	switch (cmd) {
+	case FIONREAD:
+		return put_user((int)pipe_len(pipe), (int __user *)arg);
+	}
+	return -ENOIOCTLCMD;
+}
+
+static void free_pipe_info(struct pipe_inode_info *pipe)
+{
+	kfree(pipe->buf);
+	kfree(pipe);
+}
+
+/* The last reference to one end is gone. Precondition: nobody sleeps on the
+ * pipe once both ends are gone (a sleeper holds a reference to its file). */
+static void pipe_release(struct file *f)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+
+	if (pipe_read_end(f))
+		pipe->readers--;
+	else
+		pipe->writers--;
+	if (pipe->readers < 0 || pipe->writers < 0)
+		panic("pipe_release: pipe %p has %d readers, %d writers", (void *)pipe,
+		      pipe->readers, pipe->writers);
+	if (!pipe->readers && !pipe->writers) {
+		free_pipe_info(pipe);
+		return;
+	}
+	/* Readers now see EOF, writers SIGPIPE. */
+	wake_up(&pipe->rd_wait);
+	wake_up(&pipe->wr_wait);
+}
+
+static const struct file_operations pipefifo_fops = {
+	.name = "pipe",
+	.read_iter = pipe_read,
+	.write_iter = pipe_write,
+	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
+	.release = pipe_release,
+};
+
+static struct pipe_inode_info *alloc_pipe_info(void)
+{
+	struct pipe_inode_info *pipe = kmalloc(sizeof(*pipe));
+
+	pipe->buf = kmalloc(PIPE_SIZE);
+	pipe->readers = 1;
+	pipe->writers = 1;
+	init_waitqueue_head(&pipe->rd_wait);
+	init_waitqueue_head(&pipe->wr_wait);
+	return pipe;
+}
+
+/* res[0] the read end, res[1] the write end; one reference each. */
+static void create_pipe_files(struct file **res, int flags)
+{
+	struct pipe_inode_info *pipe = alloc_pipe_info();
+
+	res[0] = alloc_file(&pipefifo_fops, O_RDONLY | (flags & O_NONBLOCK), pipe);
+	res[1] = alloc_file(&pipefifo_fops, O_WRONLY | (flags & (O_NONBLOCK | O_DIRECT)), pipe);
+}
+
+/*
+ * Linux reserves both fds, copies them out, and installs the files only if
+ * that worked. umk installs first and takes the fds back on failure: no
+ * other task runs in between, so none can see them.
+ */
+static long do_pipe2(int __user *fildes, int flags)
+{
+	struct files_struct *files = current->files;
+	bool cloexec = flags & O_CLOEXEC;
+	struct file *res[2];
+	int fd[2];
+
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
+		return -EINVAL;
+	create_pipe_files(res, flags);
+	fd[0] = fd_install_lowest(files, res[0], 0, cloexec);
+	if (fd[0] < 0) {
+		fput(res[0]);
+		fput(res[1]);
+		return fd[0];
+	}
+	fd[1] = fd_install_lowest(files, res[1], 0, cloexec);
+	if (fd[1] < 0) {
+		fput(res[1]);
+		sys_close(fd[0]);
+		return fd[1];
+	}
+	if (copy_to_user(fildes, fd, sizeof(fd))) {
+		sys_close(fd[0]);
+		sys_close(fd[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_pipe2(int __user *fildes, int flags)
+{
+	return do_pipe2(fildes, flags);
+}
+
+long sys_pipe(int __user *fildes)
+{
+	return do_pipe2(fildes, 0);
+}

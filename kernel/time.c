@@ -1,0 +1,307 @@
+/*
+ * kernel/time.c: clocks, kernel timers and the sleeping time calls.
+ *
+ * Timers expire on CLOCK_MONOTONIC and sit in one list ordered by expiry; the
+ * host timer is always programmed for the head of the list (no periodic
+ * tick). run_timers() is the timer interrupt, replayed by irq_replay().
+ *
+ * nanosleep and clock_nanosleep follow kernel/time/hrtimer.c: a relative
+ * sleep becomes an absolute expiry; if a signal interrupts it, the time left
+ * is written to rmtp at once and the call returns -ERESTART_RESTARTBLOCK with
+ * the expiry, clock and rmtp in current's restart_block, so restart_syscall
+ * resumes the same sleep (hrtimer_nanosleep_restart). An absolute sleep
+ * returns -ERESTARTNOHAND and leaves rmtp alone.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/timer.h>
+#include <umk/trace.h>
+#include <umk/uaccess.h>
+
+static LIST_HEAD(timer_list_head);
+static u64 boot_ns;
+
+u64 ktime_get(void)
+{
+	return os_clock_ns(CLOCK_MONOTONIC);
+}
+
+u64 ktime_since_boot(void)
+{
+	if (!boot_ns)
+		boot_ns = ktime_get();
+	return ktime_get() - boot_ns;
+}
+
+static bool clock_valid(int clockid)
+{
+	switch (clockid) {
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		return true;
+	}
+	return false;
+}
+
+/* CPU-time clocks are the task's (or process's) time on the CPU. */
+static s64 cputime_ns(int clockid)
+{
+	struct task_struct *t;
+	s64 sum = 0;
+
+	if (clockid == CLOCK_THREAD_CPUTIME_ID)
+		return current->sum_exec_ns + (ktime_get() - current->last_ran);
+	list_for_each_entry(t, &current->signal->thread_head, thread_node)
+		sum += t->sum_exec_ns;
+	return sum + (ktime_get() - current->last_ran);
+}
+
+s64 clock_get_ns(int clockid)
+{
+	if (clockid == CLOCK_PROCESS_CPUTIME_ID || clockid == CLOCK_THREAD_CPUTIME_ID)
+		return cputime_ns(clockid);
+	if (!clock_valid(clockid))
+		return -EINVAL;
+	return os_clock_ns(clockid);
+}
+
+/* ---- kernel timers ---- */
+
+static void reprogram(void)
+{
+	if (list_empty(&timer_list_head))
+		os_timer_set(0);
+	else
+		os_timer_set(list_first_entry(&timer_list_head, struct timer_list, entry)->expires);
+}
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
+{
+	INIT_LIST_HEAD(&t->entry);
+	t->function = fn;
+	t->name = name;
+	t->pending = false;
+	t->expires = 0;
+}
+
+bool del_timer(struct timer_list *t)
+{
+	bool was_first;
+
+	if (!t->pending)
+		return false;
+	was_first = timer_list_head.next == &t->entry;
+	list_del_init(&t->entry);
+	t->pending = false;
+	if (was_first)
+		reprogram();
+	return true;
+}
+
+void mod_timer(struct timer_list *t, u64 expires)
+{
+	struct timer_list *pos;
+
+	del_timer(t);
+	t->expires = expires;
+	t->pending = true;
+	list_for_each_entry(pos, &timer_list_head, entry) {
+		if (pos->expires > expires)
+			break;
+	}
+	list_add_tail(&t->entry, &pos->entry);	/* before pos: keeps the order */
+	if (timer_list_head.next == &t->entry)
+		reprogram();
+}
+
+void run_timers(void)
+{
+	u64 now = ktime_get();
+	struct timer_list *t;
+
+	while (!list_empty(&timer_list_head)) {
+		t = list_first_entry(&timer_list_head, struct timer_list, entry);
+		if (t->expires > now)
+			break;
+		list_del_init(&t->entry);
+		t->pending = false;
+		trace(TR_TIMER, "%s expired", t->name);
+		t->function(t);
+	}
+	reprogram();
+}
+
+/* ---- sleeping until a time (hrtimer_sleeper) ---- */
+
+struct sleeper {
+	struct timer_list timer;
+	struct task_struct *task;	/* NULL once the timer fired */
+};
+
+static void sleeper_wakeup(struct timer_list *timer)
+{
+	struct sleeper *sl = container_of(timer, struct sleeper, timer);
+	struct task_struct *t = sl->task;
+
+	sl->task = NULL;
+	wake_up_process(t);
+}
+
+/* Expiry on clockid, as CLOCK_MONOTONIC: the kernel's timers run on it. */
+static u64 to_monotonic(int clockid, s64 expires)
+{
+	if (clockid == CLOCK_MONOTONIC)
+		return expires;
+	return expires - clock_get_ns(clockid) + ktime_get();
+}
+
+/* Sleep until expires on clockid. Returns 0 when it passed, or the time
+ * still left (> 0) when a signal came first. */
+static s64 do_nanosleep(int clockid, s64 expires)
+{
+	struct sleeper sl = { .task = current };
+	s64 left;
+
+	timer_setup(&sl.timer, sleeper_wakeup, "nanosleep");
+	mod_timer(&sl.timer, to_monotonic(clockid, expires));
+	do {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (sl.task)
+			schedule();
+	} while (sl.task && !signal_pending(current));
+	set_current_state(TASK_RUNNING);
+	del_timer(&sl.timer);
+	if (!sl.task)
+		return 0;
+	left = expires - clock_get_ns(clockid);
+	return left > 0 ? left : 0;
+}
+
+static int nanosleep_copyout(struct __kernel_timespec __user *rmtp, s64 left)
+{
+	struct __kernel_timespec ts = ns_to_timespec(left);
+
+	return copy_to_user(rmtp, &ts, sizeof(ts)) ? -EFAULT : -ERESTART_RESTARTBLOCK;
+}
+
+static long hrtimer_nanosleep_restart(struct restart_block *restart)
+{
+	s64 left = do_nanosleep(restart->nanosleep.clockid, restart->nanosleep.expires);
+
+	if (!left)
+		return 0;
+	if (restart->nanosleep.rmtp)
+		return nanosleep_copyout(restart->nanosleep.rmtp, left);
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long hrtimer_nanosleep(s64 req, int flags, int clockid,
+			      struct __kernel_timespec __user *rmtp)
+{
+	struct restart_block *restart = &current_thread_info()->restart_block;
+	s64 expires = flags & TIMER_ABSTIME ? req : clock_get_ns(clockid) + req;
+	s64 left;
+
+	left = do_nanosleep(clockid, expires);
+	if (!left)
+		return 0;
+	if (flags & TIMER_ABSTIME)
+		return -ERESTARTNOHAND;
+	set_restart_fn(restart, hrtimer_nanosleep_restart);
+	restart->nanosleep.clockid = clockid;
+	restart->nanosleep.expires = expires;
+	restart->nanosleep.rmtp = rmtp;
+	if (rmtp)
+		return nanosleep_copyout(rmtp, left);
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static int get_timespec(s64 *ns, const struct __kernel_timespec __user *uts)
+{
+	struct __kernel_timespec ts;
+
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	*ns = timespec_to_ns(&ts);
+	return 0;
+}
+
+long sys_nanosleep(struct __kernel_timespec __user *rqtp, struct __kernel_timespec __user *rmtp)
+{
+	s64 req;
+	int err = get_timespec(&req, rqtp);
+
+	if (err)
+		return err;
+	set_restart_fn(&current_thread_info()->restart_block, do_no_restart_syscall);
+	return hrtimer_nanosleep(req, 0, CLOCK_MONOTONIC, rmtp);
+}
+
+long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
+			 struct __kernel_timespec __user *rmtp)
+{
+	s64 req;
+	int err;
+
+	if (which_clock != CLOCK_REALTIME && which_clock != CLOCK_MONOTONIC &&
+	    which_clock != CLOCK_BOOTTIME) {
+		/* Linux: the CPU-time clocks cannot be slept on this way. */
+		if (which_clock == CLOCK_THREAD_CPUTIME_ID)
+			return -EINVAL;
+		return clock_valid(which_clock) ? -EOPNOTSUPP : -EINVAL;
+	}
+	err = get_timespec(&req, rqtp);
+	if (err)
+		return err;
+	set_restart_fn(&current_thread_info()->restart_block, do_no_restart_syscall);
+	return hrtimer_nanosleep(req, flags, which_clock, flags & TIMER_ABSTIME ? NULL : rmtp);
+}
+
+long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
+{
+	s64 ns = clock_get_ns(which_clock);
+	struct __kernel_timespec ts;
+
+	if (ns < 0)
+		return ns;
+	ts = ns_to_timespec(ns);
+	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
+{
+	s64 ns;
+	struct __kernel_timespec ts;
+
+	if (which_clock == CLOCK_PROCESS_CPUTIME_ID || which_clock == CLOCK_THREAD_CPUTIME_ID)
+		ns = 1;
+	else if (!clock_valid(which_clock))
+		return -EINVAL;
+	else
+		ns = os_clock_res_ns(which_clock);
+	if (!tp)
+		return 0;
+	ts = ns_to_timespec(ns);
+	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
+{
+	s64 ns = os_clock_ns(CLOCK_REALTIME);
+	struct __kernel_old_timeval v = { ns / NSEC_PER_SEC, (ns % NSEC_PER_SEC) / 1000 };
+	int zone[2] = { 0, 0 };		/* struct timezone: UTC, no DST */
+
+	if (tv && copy_to_user(tv, &v, sizeof(v)))
+		return -EFAULT;
+	if (tz && copy_to_user(tz, zone, sizeof(zone)))
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# System calls: bad user pointers, identities, memory, pipes and fork.
+
+load helper
+
+@test "NULL and wild pointers make write, read, nanosleep and clock_gettime return EFAULT" {
+	umk $H/efault
+	assert_line 'write(1, NULL, 5) = -1 EFAULT'
+	assert_line 'write(1, 1, 5) = -1 EFAULT'
+	assert_line 'read(pipe, NULL, 4) = -1 EFAULT'
+	assert_line 'nanosleep(NULL, NULL) = -1 EFAULT'
+	assert_line 'nanosleep(1, NULL) = -1 EFAULT'
+	assert_line 'clock_gettime(MONOTONIC, NULL) = -1 EFAULT'
+	assert_line 'clock_gettime(MONOTONIC, 1) = -1 EFAULT'
+	assert_line 'read(pipe, buf, 16) after them = 8'
+}
+
+@test "bad pointers give exactly the host's results for every call" {
+	same_as_native $H/efault
+}
+
+@test "the first task is pid 1 and identities relate as on Linux" {
+	umk $H/ids
+	assert_line 'gettid==getpid: yes'
+	assert_line 'thread: gettid!=getpid: yes'
+	assert_line 'child: getppid==parent'"'"'s getpid: yes'
+	assert_line 'uname sysname=Linux machine=x86_64'
+	refute_output --partial ': no'
+	umk --trace $H/exitcode 0
+	untimed "$stderr" | grep -E '^1 enter exit_group\(0\)$' || fail "exit_group not traced as pid 1"
+}
+
+@test "malloc, brk, mmap, munmap and mprotect all work" {
+	umk $H/memory
+	refute_output --partial 'FAILED'
+	assert_line 'malloc 1 B .. 16 MiB, 16-byte aligned, no overlap: ok'
+	assert_line 'brk grows by 64 KiB: ok'
+	assert_line 'read(2) into a read-only page is EFAULT: ok'
+	assert_line 'munmap the rest: ok'
+}
+
+@test "pipes carry data intact to a spawned child's dup2'd stdout and to a thread" {
+	umk $H/pipes
+	assert_line 'child through dup2: 100000 bytes, checksum 08dee84e54b34819, intact: yes, child exit 0'
+	assert_line 'thread: 204800 bytes, checksum a786749862c4dfb7, intact: yes'
+	assert_line 'read with no writer left: 0'
+}
+
+@test "fork is ENOSYS under umk, which has no MMU to copy an address space with" {
+	native $H/forkcheck
+	assert_output 'fork: ok, child exit 0'
+	umk $H/forkcheck
+	assert_output 'fork: ENOSYS'
+}
+
+@test "posix_spawn, vfork, execve, clone and pthreads create tasks" {
+	umk $H/spawn
+	assert_line 'posix_spawn: exit 0'
+	assert_line 'vfork+_exit: exit 42'
+	assert_line 'from vfork+execve'
+	assert_line 'clone: exit 7, shared memory written: yes'
+	assert_line 'pthreads: counter 40000'
+}
+
+@test "wait4 and waitid encode every kind of child exit as Linux does" {
+	umk $H/waitstatus
+	assert_line 'exit3: wait4 status=0x0300 WIFEXITED=1 WEXITSTATUS=3 WIFSIGNALED=0 WTERMSIG=0'
+	assert_line 'term: wait4 status=0x000f WIFEXITED=0 WEXITSTATUS=0 WIFSIGNALED=1 WTERMSIG=15'
+	assert_line 'abort: waitid si_signo=SIGCHLD si_code=CLD_KILLED si_status=6 si_pid=child'
+	assert_line 'wait4(sleeping child, WNOHANG) = 0'
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# --trace: one line per event, "<seconds> <pid> <event> <details>", on stderr
+# or in a file. Tests match from the pid on, never the time.
+
+load helper
+
+# trace_has REGEX: some line of the untimed trace in $stderr matches REGEX.
+trace_has() {
+	untimed "$stderr" | grep -qE "$1" || fail "no trace line matching '$1' in:
+$stderr"
+}
+
+@test "every trace line starts with the time since boot and a pid" {
+	umk --trace $H/hello
+	assert_output 'hello, world'
+	[[ -n $stderr ]] || fail "no trace"
+	local bad
+	bad=$(grep -vE '^[0-9]+\.[0-9]{6} [0-9]+ [a-z_]+( |$)' <<<"$stderr" || true)
+	[[ -z $bad ]] || fail "malformed trace lines: $bad"
+}
+
+@test "the trace shows write's entry with decoded arguments and its return" {
+	umk --trace $H/hello
+	trace_has '^1 enter write\(1, "hello, world\\n", 13\)$'
+	trace_has '^1 exit write = 13$'
+	local enter exit
+	enter=$(untimed "$stderr" | grep -n '^1 enter write(' | head -1 | cut -d: -f1)
+	exit=$(untimed "$stderr" | grep -n '^1 exit write = ' | head -1 | cut -d: -f1)
+	(( enter < exit )) || fail "the exit line comes before the enter line"
+}
+
+@test "the trace shows exit_group and the task's exit status" {
+	umk -s 3 --trace $H/exitcode 3
+	trace_has '^1 enter exit_group\(3\)$'
+	trace_has '^([0-9]+ task exit 1|1 task exit) status=0x0300$'
+}
+
+@test "a failing call is traced with its errno name" {
+	umk --trace $H/efault
+	trace_has '^1 exit nanosleep = -1 EFAULT$'
+	trace_has '^1 exit clock_gettime = -1 EFAULT$'
+}
+
+@test "an unimplemented system call is traced as nosys" {
+	umk --trace $H/forkcheck
+	assert_output 'fork: ENOSYS'
+	trace_has '^1 nosys fork$'
+}
+
+@test "spawning a task is traced as fork and exec" {
+	umk --trace $H/spawn
+	trace_has '^1 task fork 2$'
+	trace_has '^2 task exec .*hello$'
+	trace_has '^([0-9]+ task exit 2|2 task exit) status=0x0000$'
+}
+
+@test "preemption and sleeping are traced as switches, the wake-up as a timer" {
+	umk --trace $H/cpuhog
+	trace_has '^[0-9]+ switch [0-9]+ -> [0-9]+ \(preempt\)$'
+	trace_has '^1 switch 1 -> [0-9]+ \(sleep\)$'
+	trace_has '^[0-9]+ timer .*nanosleep.* expired$'
+}
+
+@test "--trace=FILE writes the trace to FILE and leaves stdout and stderr clean" {
+	local f=$BATS_TEST_TMPDIR/trace.txt
+	umk --trace="$f" $H/hello
+	assert_output 'hello, world'
+	assert_equal "$stderr" ''
+	[[ -s $f ]] || fail "$f is empty or missing"
+	stderr=$(<"$f")
+	trace_has '^1 enter write\(1, "hello, world\\n", 13\)$'
+}
+
+@test "without --trace umk prints nothing of its own" {
+	umk $H/hello
+	assert_equal "$stderr" ''
+}
