@@ -69,7 +69,7 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 {
 	current->regs = regs;
 	current->orig_ax = -1;
-	trace(TR_FAULT, "%s addr=%#lx ip=%#lx", signal_name(signo), addr, regs->ip);
+	trace(TR_FAULT, "%s addr=0x%lx", signal_name(signo), addr);
 	force_sig_fault(signo, code, addr);
 	exit_to_user_mode_loop(regs);
 }

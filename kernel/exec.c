@@ -675,7 +675,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		goto out;
 	create_elf_tables(&bprm);
 	exec_mmap(&bprm, regs);
-	trace(TR_TASK, "exec %s entry=%#lx", path, bprm.entry);
+	trace(TR_TASK, "exec %s", path);
 out:
 	if (bprm.fd >= 0)
 		os_close(bprm.fd);

@@ -2,7 +2,8 @@
  * kernel/fork.c: creating tasks (kernel/fork.c of Linux, NOMMU flavour).
  *
  * umk has no MMU: a new task always shares its parent's memory (CLONE_VM).
- * fork(), and clone() without CLONE_VM, return -ENOSYS, as on uClinux;
+ * fork() (not in the system-call table) and clone() without CLONE_VM
+ * return -ENOSYS, as on uClinux;
  * programs use vfork, posix_spawn (clone with CLONE_VM|CLONE_VFORK) or
  * threads. A child starts in ret_from_fork() on its own kernel stack and
  * returns to user mode through a host frame crafted there, holding a copy of
@@ -228,12 +229,6 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 long sys_vfork(void)
 {
 	return kernel_clone(CLONE_VFORK | CLONE_VM | SIGCHLD, 0, NULL, NULL, 0);
-}
-
-long sys_fork(void)
-{
-	trace(TR_NOSYS, "fork (umk has no MMU: use vfork or posix_spawn)");
-	return -ENOSYS;
 }
 
 /* The task gives up its memory (exit, exec): tell a vfork parent, and clear

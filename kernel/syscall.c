@@ -49,7 +49,6 @@ static const struct syscall_desc sys_call_table[NR_syscalls] = {
 	SYSCALL(nanosleep, sys_nanosleep, "tp"),
 	SYSCALL(getpid, sys_getpid, ""),
 	SYSCALL(clone, sys_clone, "xpppx"),
-	SYSCALL(fork, sys_fork, ""),
 	SYSCALL(vfork, sys_vfork, ""),
 	SYSCALL(execve, sys_execve, "spp"),
 	SYSCALL(exit, sys_exit, "d"),

@@ -61,7 +61,6 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls);
 long sys_vfork(void);
-long sys_fork(void);
 
 /* kernel/exit.c */
 long sys_exit(int error_code);
