@@ -518,6 +518,15 @@ static bool get_signal(struct ksignal *ksig)
 	}
 }
 
+/* The mask a handler's sigreturn must restore: the one a temporary mask
+ * (sigsuspend, ppoll, pselect6) replaced, if any. */
+static sigset_t *sigmask_to_save(void)
+{
+	if (test_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK))
+		return &current->saved_sigmask;
+	return &current->blocked;
+}
+
 /* Where the frame goes: below the red zone, or on the sigaltstack. */
 static unsigned long get_sigframe_sp(struct ksignal *ksig, struct pt_regs *regs, size_t fpsize,
 				     unsigned long *fp)
@@ -575,10 +584,10 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	frame.uc.uc_mcontext.trapno = 0;	/* umk's fs slot: not the user's */
 	frame.uc.uc_mcontext.cr2 = 0;		/* umk's selector slot */
 	frame.uc.uc_mcontext.err = 0;
-	frame.uc.uc_mcontext.oldmask = t->blocked.sig;
+	frame.uc.uc_mcontext.oldmask = sigmask_to_save()->sig;
 	frame.uc.uc_mcontext.fpstate = fpsize ? (void *)fp : NULL;
 	memset(frame.uc.uc_mcontext.reserved1, 0, sizeof(frame.uc.uc_mcontext.reserved1));
-	frame.uc.uc_sigmask = t->blocked;
+	frame.uc.uc_sigmask = *sigmask_to_save();
 
 	if (copy_to_user((void __user *)frame_sp, &frame, sizeof(frame)))
 		return -EFAULT;
@@ -658,10 +667,45 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 		force_sigsegv(ksig->sig);
 		return;
 	}
+	/* The frame holds the mask sigreturn restores; the handler runs under
+	 * the current (maybe temporary) one plus sa_mask (signal_delivered). */
+	clear_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK);
 	blocked.sig = current->blocked.sig | ksig->ka.mask.sig;
 	if (!(ksig->ka.flags & SA_NODEFER))
 		sigaddset(&blocked, ksig->sig);
 	set_current_blocked(&blocked);
+}
+
+static void restore_saved_sigmask(void)
+{
+	if (test_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK)) {
+		clear_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK);
+		set_current_blocked(&current->saved_sigmask);
+	}
+}
+
+int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
+{
+	sigset_t kmask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&kmask, umask, sizeof(kmask)))
+		return -EFAULT;
+	set_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK);
+	current->saved_sigmask = current->blocked;
+	set_current_blocked(&kmask);
+	return 0;
+}
+
+/* An interrupted call keeps the temporary mask until the signal is acted
+ * on (the handler must run under it); otherwise it goes now. */
+void restore_saved_sigmask_unless(bool interrupted)
+{
+	if (!interrupted)
+		restore_saved_sigmask();
 }
 
 /* Called on the way to user mode with TIF_SIGPENDING set. */
@@ -693,6 +737,8 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 			break;
 		}
 	}
+	/* No handler to restore it: put back the mask sigsuspend replaced. */
+	restore_saved_sigmask();
 }
 
 long do_no_restart_syscall(struct restart_block *param)

@@ -26,8 +26,10 @@ struct thread_info {
 
 #define TIF_SIGPENDING 2	/* signal pending */
 #define TIF_NEED_RESCHED 3	/* rescheduling necessary */
+#define TIF_RESTORE_SIGMASK 9	/* restore saved_sigmask on the way out */
 #define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
 #define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
+#define _TIF_RESTORE_SIGMASK (1UL << TIF_RESTORE_SIGMASK)
 #define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED)
 
 static inline struct thread_info *current_thread_info(void)
@@ -139,7 +141,9 @@ struct task_struct {
 	struct signal_struct *signal;
 	struct sighand_struct *sighand;
 	sigset_t blocked;		/* the signal mask */
-	sigset_t real_blocked;		/* saved by rt_sigsuspend/rt_sigtimedwait */
+	sigset_t real_blocked;		/* saved by rt_sigtimedwait */
+	sigset_t saved_sigmask;		/* restored after a temporary mask:
+					 * rt_sigsuspend, ppoll, pselect6 */
 	struct sigpending pending;	/* thread-directed signals */
 	unsigned long sas_ss_sp;	/* sigaltstack */
 	size_t sas_ss_size;
@@ -250,6 +254,14 @@ static inline bool signal_pending(struct task_struct *t)
  * current, 0) for a write to a pipe without readers); priv != 0 means the
  * kernel itself, else the current task, is the sender. */
 int send_sig(int sig, struct task_struct *t, int priv);
+
+/* kernel/signal.c: a temporary signal mask for a sleeping call (ppoll,
+ * pselect6, rt_sigsuspend), as Linux's set_user_sigmask. The old mask comes
+ * back on the way to user mode: after the handler's frame has saved it if a
+ * signal is delivered (so sigreturn restores it), at once otherwise. A call
+ * that was not interrupted calls restore_saved_sigmask_unless(false). */
+int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize);
+void restore_saved_sigmask_unless(bool interrupted);
 
 static inline bool need_resched(void)
 {
