@@ -38,7 +38,7 @@ HARNESS_COMMON := $(wildcard harness/lib/*.c)
 HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
 
 .PHONY: all run test gdb deps clean
-all: $(BUILD)/umk $(HARNESS_PROGS)
+all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)
@@ -63,7 +63,12 @@ $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | 
 	@echo "  MUSLCC  $<"
 	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib $(USER_LDFLAGS) -o $@ $(USER_PRE) $< $(HARNESS_COMMON) $(USER_POST)
 
-$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness:
+# Unit tests: kernel files with no dependencies, linked into a host program.
+$(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
+
+$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests:
 	mkdir -p $@
 
 # Debian packages the build and the tests need: command:package pairs.

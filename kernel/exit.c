@@ -111,8 +111,10 @@ void do_exit(long code)
 		tsk->jobctl &= ~JOBCTL_STOP_PENDING;
 		sig->group_stop_count--;
 	}
-	if (group_dead)
+	if (group_dead) {
+		del_timer(&sig->real_timer);
 		forget_original_parent(leader);
+	}
 
 	if (thread_group_leader(tsk)) {
 		tsk->exit_state = EXIT_ZOMBIE;

@@ -73,6 +73,7 @@ static struct signal_struct *alloc_signal(void)
 	INIT_LIST_HEAD(&sig->thread_head);
 	init_waitqueue_head(&sig->wait_chldexit);
 	INIT_LIST_HEAD(&sig->shared_pending.list);
+	itimer_init(sig);
 	return sig;
 }
 
@@ -153,6 +154,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		p->tgid = p->pid;
 		p->group_leader = p;
 		p->signal = alloc_signal();
+		p->signal->leader = p;
 		p->exit_signal = flags & CSIGNAL;
 	}
 	p->signal->nr_threads++;
@@ -300,6 +302,7 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	p->files = files_init_console();
 	p->sighand = copy_sighand(NULL);
 	p->signal = alloc_signal();
+	p->signal->leader = p;
 	p->signal->nr_threads = 1;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);
 	p->mm = mm_alloc();

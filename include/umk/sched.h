@@ -14,6 +14,7 @@
 #include <umk/ptrace.h>
 #include <umk/restart_block.h>
 #include <umk/signal.h>
+#include <umk/timer.h>
 #include <umk/types.h>
 
 
@@ -111,6 +112,9 @@ struct signal_struct {
 	int group_stop_count;
 	unsigned int flags;		/* SIGNAL_* */
 	int stop_signr;			/* signal that stopped the group */
+	struct timer_list real_timer;	/* ITIMER_REAL (kernel/itimer.c) */
+	u64 it_real_incr;		/* its interval, ns */
+	struct task_struct *leader;	/* whom real_timer signals */
 };
 
 struct mm_struct;

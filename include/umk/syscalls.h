@@ -80,6 +80,39 @@ long sys_restart_syscall(void);
 long sys_rt_sigreturn(void);
 long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss);
 
+long sys_pause(void);
+long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize);
+long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize);
+long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user *uinfo,
+			 const struct __kernel_timespec __user *uts, size_t sigsetsize);
+long sys_rt_sigqueueinfo(pid_t pid, int sig, kernel_siginfo_t __user *uinfo);
+long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __user *uinfo);
+
+/* kernel/itimer.c */
+struct __kernel_old_itimerval {
+	struct __kernel_old_timeval it_interval, it_value;
+};
+struct signal_struct;
+void itimer_init(struct signal_struct *sig);
+long sys_alarm(unsigned int seconds);
+long sys_setitimer(int which, struct __kernel_old_itimerval __user *value,
+		   struct __kernel_old_itimerval __user *ovalue);
+long sys_getitimer(int which, struct __kernel_old_itimerval __user *value);
+
+/* kernel/select.c */
+typedef struct {
+	unsigned long fds_bits[1024 / 64];
+} __kernel_fd_set;
+long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
+long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
+	       struct __kernel_timespec __user *tsp, const sigset_t __user *sigmask,
+	       size_t sigsetsize);
+long sys_select(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp,
+		__kernel_fd_set __user *exp, struct __kernel_old_timeval __user *tvp);
+long sys_pselect6(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp,
+		  __kernel_fd_set __user *exp, struct __kernel_timespec __user *tsp,
+		  void __user *sig);
+
 /* kernel/syscall.c */
 const char *syscall_name(long nr);	/* "read", or "syscall_NNN" */
 

@@ -1,0 +1,38 @@
+/* kernel/signal.h: what the signal files of kernel/ share (signal.c:
+ * generation and dequeueing; signal_deliver.c: frames, sigreturn and the
+ * restart decision; signal_calls.c: the system calls). */
+#ifndef KERNEL_SIGNAL_H
+#define KERNEL_SIGNAL_H
+
+#include <umk/sched.h>
+#include <umk/sigframe.h>
+
+#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define sig_kernel_only(sig) ((sig) < SIGRTMIN && (sigmask(sig) & SIG_KERNEL_ONLY_MASK))
+#define for_each_thread(sig, t) list_for_each_entry(t, &(sig)->thread_head, thread_node)
+
+static inline struct k_sigaction *sig_action(struct task_struct *t, int sig)
+{
+	return &t->sighand->action[sig - 1];
+}
+
+static inline bool valid_signal(unsigned long sig)
+{
+	return sig <= _NSIG;
+}
+
+/* signal.c */
+bool sig_handler_ignored(void __user *handler, int sig);
+void flush_sigqueue_mask(unsigned long mask, struct sigpending *p);
+int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool group);
+void fill_kill_info(kernel_siginfo_t *info, int sig, int code);
+int dequeue_signal(const sigset_t *mask, kernel_siginfo_t *info);
+bool get_signal(struct ksignal *ksig);
+void force_sigsegv(int sig);
+void recalc_sigpending(void);
+void signal_wake_up(struct task_struct *t, bool fatal);
+
+/* signal_deliver.c */
+void set_current_blocked(sigset_t *newset);
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * kernel/signal_calls.c: the signal system calls (kernel/signal.c of Linux):
+ * sending (kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo), the
+ * mask and handlers (rt_sigprocmask, rt_sigaction, rt_sigpending), and
+ * waiting for a signal (pause, rt_sigsuspend, rt_sigtimedwait).
+ *
+ * umk has one user, root, so Linux's permission checks always pass; what
+ * remains of them is rt_sigqueueinfo's rule that a process may not forge a
+ * kernel or kill() si_code when signalling another process.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/timer.h>
+#include <umk/trace.h>
+#include <umk/uaccess.h>
+
+#include "signal.h"
+
+static int kill_proc(pid_t tgid, int sig, kernel_siginfo_t *info)
+{
+	struct task_struct *p = find_task_by_pid(tgid);
+
+	if (!p || p->tgid != tgid || p == idle_task)
+		return -ESRCH;
+	if (!sig)
+		return 0;
+	if (p->exit_state && list_empty(&p->signal->thread_head))
+		return 0;	/* a zombie: nothing to do */
+	return send_signal(sig, info, p, true);
+}
+
+long sys_kill(pid_t pid, int sig)
+{
+	kernel_siginfo_t info;
+	struct task_struct *p;
+	int ret = -ESRCH;
+
+	if (!valid_signal(sig) || sig < 0)
+		return -EINVAL;
+	fill_kill_info(&info, sig, SI_USER);
+	if (pid > 0)
+		return kill_proc(pid, sig, &info);
+	if (pid < -1 && -pid != 1)
+		return -ESRCH;	/* umk's only process group is 1 */
+	/* 0, -1, -1 (pgrp 1): every process; -1 spares pid 1 and the caller. */
+	list_for_each_entry(p, &task_list, tasks) {
+		if (!thread_group_leader(p) || p == idle_task || p->exit_state)
+			continue;
+		if (pid == -1 && (p->tgid == 1 || p->tgid == current->tgid))
+			continue;
+		ret = 0;
+		if (sig)
+			send_signal(sig, &info, p, true);
+	}
+	return ret;
+}
+
+static long do_tkill(pid_t tgid, pid_t pid, int sig)
+{
+	kernel_siginfo_t info;
+	struct task_struct *p = find_task_by_pid(pid);
+
+	if (!p || p == idle_task || (tgid > 0 && p->tgid != tgid) || p->exit_state)
+		return -ESRCH;
+	if (!sig)
+		return 0;
+	fill_kill_info(&info, sig, SI_TKILL);
+	return send_signal(sig, &info, p, false);
+}
+
+long sys_tgkill(pid_t tgid, pid_t pid, int sig)
+{
+	if (pid <= 0 || tgid <= 0)
+		return -EINVAL;
+	if (!valid_signal(sig) || sig < 0)
+		return -EINVAL;
+	return do_tkill(tgid, pid, sig);
+}
+
+long sys_tkill(pid_t pid, int sig)
+{
+	if (pid <= 0)
+		return -EINVAL;
+	if (!valid_signal(sig) || sig < 0)
+		return -EINVAL;
+	return do_tkill(0, pid, sig);
+}
+
+long sys_rt_sigprocmask(int how, sigset_t __user *nset, sigset_t __user *oset, size_t sigsetsize)
+{
+	sigset_t old = current->blocked, new;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (nset) {
+		if (copy_from_user(&new, nset, sizeof(new)))
+			return -EFAULT;
+		switch (how) {
+		case SIG_BLOCK:
+			new.sig |= old.sig;
+			break;
+		case SIG_UNBLOCK:
+			new.sig = old.sig & ~new.sig;
+			break;
+		case SIG_SETMASK:
+			break;
+		default:
+			return -EINVAL;
+		}
+		set_current_blocked(&new);
+	}
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+#define UAPI_SA_FLAGS                                                          \
+	(SA_NOCLDSTOP | SA_NOCLDWAIT | SA_SIGINFO | SA_ONSTACK | SA_RESTART |   \
+	 SA_NODEFER | SA_RESETHAND | SA_EXPOSE_TAGBITS | SA_RESTORER)
+
+long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
+		      struct k_sigaction __user *oact, size_t sigsetsize)
+{
+	struct k_sigaction new, old;
+	struct k_sigaction *k;
+	struct task_struct *t;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (sig < 1 || sig > _NSIG || (act && sig_kernel_only(sig)))
+		return -EINVAL;
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	k = sig_action(current, sig);
+	old = *k;
+	if (act) {
+		new.flags &= UAPI_SA_FLAGS;
+		new.mask.sig &= ~SIG_KERNEL_ONLY_MASK;
+		*k = new;
+		/* POSIX: setting a pending signal to be ignored discards it. */
+		if (sig_handler_ignored(new.handler, sig)) {
+			flush_sigqueue_mask(sigmask(sig), &current->signal->shared_pending);
+			for_each_thread(current->signal, t)
+				flush_sigqueue_mask(sigmask(sig), &t->pending);
+			recalc_sigpending();
+		}
+	}
+	if (oact && copy_to_user(oact, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize)
+{
+	sigset_t pending;
+
+	if (sigsetsize > sizeof(sigset_t))
+		return -EINVAL;
+	pending.sig = (current->pending.signal.sig | current->signal->shared_pending.signal.sig) &
+		      current->blocked.sig;
+	return copy_to_user(uset, &pending, sigsetsize) ? -EFAULT : 0;
+}
+
+/* Sleep until a signal is pending (TASK_INTERRUPTIBLE ends then). */
+static void sleep_until_signal(void)
+{
+	while (!signal_pending(current)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+}
+
+/* -ERESTARTNOHAND: a handler makes it return EINTR; a stop and continue
+ * (or an ignored signal) make it wait again. */
+long sys_pause(void)
+{
+	sleep_until_signal();
+	return -ERESTARTNOHAND;
+}
+
+long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize)
+{
+	sigset_t newset;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&newset, unewset, sizeof(newset)))
+		return -EFAULT;
+	current->saved_sigmask = current->blocked;
+	set_current_blocked(&newset);
+	sleep_until_signal();
+	/* The old mask returns after the handler's frame has saved it. */
+	set_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK);
+	return -ERESTARTNOHAND;
+}
+
+struct sigtimedwait_timer {
+	struct timer_list timer;
+	struct task_struct *task;	/* NULL once expired */
+};
+
+static void sigtimedwait_expired(struct timer_list *t)
+{
+	struct sigtimedwait_timer *st = container_of(t, struct sigtimedwait_timer, timer);
+	struct task_struct *task = st->task;
+
+	st->task = NULL;
+	wake_up_process(task);
+}
+
+/* Wait for one of the signals in these. Not restartable, as on Linux: a
+ * signal outside the set ends it with -EINTR; the timeout with -EAGAIN. */
+long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user *uinfo,
+			 const struct __kernel_timespec __user *uts, size_t sigsetsize)
+{
+	struct task_struct *tsk = current;
+	struct sigtimedwait_timer st = { .task = tsk };
+	struct __kernel_timespec ts;
+	kernel_siginfo_t info;
+	sigset_t these, mask;
+	bool timed_out = false;
+	int sig;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts) {
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+			return -EINVAL;
+	}
+	these.sig &= ~SIG_KERNEL_ONLY_MASK;
+	mask.sig = ~these.sig;
+
+	sig = dequeue_signal(&mask, &info);
+	if (!sig && !(uts && !timespec_to_ns(&ts))) {
+		/* Unblock the awaited signals while sleeping, so that their
+		 * arrival wakes us; real_blocked keeps them from being taken as
+		 * ignored meanwhile. */
+		tsk->real_blocked = tsk->blocked;
+		tsk->blocked.sig &= ~these.sig;
+		recalc_sigpending();
+		if (uts) {
+			timer_setup(&st.timer, sigtimedwait_expired, "rt_sigtimedwait");
+			mod_timer(&st.timer, ktime_get() + timespec_to_ns(&ts));
+		}
+		while (!signal_pending(tsk) && (!uts || st.task)) {
+			set_current_state(TASK_INTERRUPTIBLE);
+			schedule();
+		}
+		set_current_state(TASK_RUNNING);
+		if (uts)
+			timed_out = !del_timer(&st.timer);
+		tsk->blocked = tsk->real_blocked;
+		tsk->real_blocked.sig = 0;
+		recalc_sigpending();
+		sig = dequeue_signal(&mask, &info);
+	}
+	if (!sig)
+		return uts && (timed_out || !timespec_to_ns(&ts)) ? -EAGAIN : -EINTR;
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return sig;
+}
+
+static long do_sigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __user *uinfo)
+{
+	kernel_siginfo_t info;
+	struct task_struct *p;
+
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	/* Not even root may pose as the kernel or kill() to another process. */
+	if ((info.si_code >= 0 || info.si_code == SI_TKILL) &&
+	    (pid > 0 ? pid : tgid) != current->tgid && tgid != current->tgid)
+		return -EPERM;
+	if (!valid_signal(sig) || sig < 0)
+		return -EINVAL;
+	info.si_signo = sig;
+	p = find_task_by_pid(pid > 0 ? pid : tgid);
+	if (!p || p == idle_task || p->exit_state || (pid > 0 && tgid > 0 && p->tgid != tgid))
+		return -ESRCH;
+	if (pid <= 0 && p->tgid != tgid)
+		return -ESRCH;
+	if (!sig)
+		return 0;
+	return send_signal(sig, &info, p, pid <= 0);
+}
+
+long sys_rt_sigqueueinfo(pid_t pid, int sig, kernel_siginfo_t __user *uinfo)
+{
+	return do_sigqueueinfo(pid, 0, sig, uinfo);
+}
+
+long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __user *uinfo)
+{
+	if (pid <= 0 || tgid <= 0)
+		return -EINVAL;
+	return do_sigqueueinfo(tgid, pid, sig, uinfo);
+}
