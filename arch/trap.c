@@ -178,10 +178,10 @@ static void print_symbol(char *buf, size_t n, unsigned long addr)
 	Dl_info info;
 
 	if (dladdr((void *)addr, &info) && info.dli_sname)
-		snprintf(buf, n, "%#lx %s+%#lx", addr, info.dli_sname,
+		snprintf(buf, n, "0x%lx %s+0x%lx", addr, info.dli_sname,
 			 addr - (unsigned long)info.dli_saddr);
 	else
-		snprintf(buf, n, "%#lx", addr);
+		snprintf(buf, n, "0x%lx", addr);
 }
 
 /* A kernel-mode fault nobody expected: say everything, then stop umk. The

@@ -26,3 +26,18 @@ load helper
 	assert_line --regexp '^SIGIO[[:space:]]+No[[:space:]]+No[[:space:]]+Yes'
 	assert_output --partial 'State of pagination is off'
 }
+
+@test "a kernel fault is an oops naming the signal, address, ip, task and backtrace" {
+	# No program can make umk's kernel fault, so gdb makes it: in
+	# sys_getppid, jump to address 0.
+	run timeout -k 5 120 gdb -nx -batch -x harness/gdb/umk.gdb \
+		-ex 'break sys_getppid' -ex run -ex 'set var $pc = 0' \
+		-ex 'handle SIGSEGV nostop noprint pass' -ex continue \
+		--args $UMK $H/ids
+	echo "$output"
+	assert_output --regexp 'umk: oops: kernel fault: Segmentation fault \(11\) at address (0x0|\(nil\))'
+	assert_output --regexp 'umk: oops: ip 0x0 sp 0x[0-9a-f]+ task 1 \(ids\)'
+	assert_output --regexp 'umk: oops:   0x[0-9a-f]+ handle_sigsys\+0x[0-9a-f]+'
+	assert_output --regexp 'umk: oops:   0x[0-9a-f]+ do_syscall_64\+0x[0-9a-f]+'
+	assert_output --partial 'exited with code 0175'
+}
