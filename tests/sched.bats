@@ -47,15 +47,6 @@ load helper
 	assert_equal "$(grep -c '^A' <<<"$output")" 5
 }
 
-@test "the demo's computing worker finishes before its sleeping one" {
-	umk $H/demo
-	assert_output "hello from the demo
-compute worker: sum 499999500000
-sleep worker: woke after 50 ms
-sleep worker: exit 0
-compute worker: exit 0"
-}
-
 @test "bench measures a trapped getpid and a sched_yield switch" {
 	umk $H/bench getpid 10000
 	assert_output --regexp '^getpid: [0-9]+ ns/op \(10000 calls\)$'
