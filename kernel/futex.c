@@ -17,9 +17,13 @@
  * priority lists. No locks: kernel code is not preempted, so nothing can
  * change the word or wake us between reading it and queueing. A timeout is
  * a struct timer_list on CLOCK_MONOTONIC; a CLOCK_REALTIME deadline is
- * converted once when the wait starts. A timed wait interrupted by a signal
- * returns -ERESTARTSYS and so restarts with the whole relative timeout
- * (Linux uses a restart_block; umk will too).
+ * converted once when the wait starts.
+ *
+ * A signal ends a wait with -ERESTARTSYS; a timed wait turns that into
+ * -ERESTART_RESTARTBLOCK with the absolute deadline in restart_block.futex,
+ * so restart_syscall resumes it until the same deadline (futex_wait_restart)
+ * rather than restart the whole relative timeout; a handler makes it -EINTR
+ * whatever SA_RESTART says. An untimed wait restarts as itself.
  */
 #include <umk/errno.h>
 #include <umk/list.h>
@@ -37,8 +41,9 @@
 #define FUTEX_CMD_MASK ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME)
 #define FUTEX_BITSET_MATCH_ANY 0xffffffff
 
-/* futex_wait's flags */
+/* futex_wait's flags, also kept in restart_block.futex.flags */
 #define FLAGS_CLOCKRT 0x02		/* the deadline is on CLOCK_REALTIME */
+#define FLAGS_HAS_TIMEOUT 0x04		/* restart_block.futex.time is set */
 
 #define KTIME_MAX INT64_MAX
 #define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
@@ -88,14 +93,18 @@ static u64 futex_expires(s64 abs_time, unsigned int flags)
 	return t < 0 ? 0 : (u64)t;
 }
 
+static long futex_wait_restart(struct restart_block *restart);
+
 /*
  * Wait while *uaddr == val, until futex_wake (0), the deadline abs_time if
- * not NULL (-ETIMEDOUT) or a signal (-ERESTARTSYS). A word that differs
- * gives -EAGAIN at once. Linux's futex_wait, with the queueing inline.
+ * not NULL (-ETIMEDOUT) or a signal (-ERESTARTSYS; -ERESTART_RESTARTBLOCK
+ * with a deadline). A word that differs gives -EAGAIN at once. Linux's
+ * futex_wait, with the queueing inline.
  */
 static long futex_wait(u32 __user *uaddr, unsigned int flags, u32 val, const s64 *abs_time,
 		       u32 bitset)
 {
+	struct restart_block *restart;
 	struct timer_sleeper to;
 	struct futex_q q;
 	u32 uval;
@@ -149,10 +158,37 @@ retry:
 	if (!signal_pending(current))
 		goto retry;			/* spurious wakeup */
 	ret = -ERESTARTSYS;
+	if (!abs_time)
+		goto out;
+
+	restart = &current_thread_info()->restart_block;
+	restart->futex.uaddr = uaddr;
+	restart->futex.val = val;
+	restart->futex.time = *abs_time;
+	restart->futex.bitset = bitset;
+	restart->futex.flags = flags | FLAGS_HAS_TIMEOUT;
+	set_restart_fn(restart, futex_wait_restart);
+	ret = -ERESTART_RESTARTBLOCK;
 out:
 	if (abs_time)
 		del_timer(&to.timer);
 	return ret;
+}
+
+/* restart_syscall's continuation: the same wait, until the same deadline
+ * (on the same clock). */
+static long futex_wait_restart(struct restart_block *restart)
+{
+	u32 __user *uaddr = restart->futex.uaddr;
+	s64 t, *tp = NULL;
+
+	if (restart->futex.flags & FLAGS_HAS_TIMEOUT) {
+		t = (s64)restart->futex.time;
+		tp = &t;
+	}
+	set_restart_fn(restart, do_no_restart_syscall);
+	return futex_wait(uaddr, restart->futex.flags, restart->futex.val, tp,
+			  restart->futex.bitset);
 }
 
 /* Wake up to nr_wake waiters on uaddr whose bitset meets bitset, oldest

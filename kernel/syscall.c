@@ -77,6 +77,19 @@ static const struct syscall_desc sys_call_table[NR_syscalls] = {
 	SYSCALL(waitid, sys_waitid, "ddpxp"),
 	SYSCALL(dup3, sys_dup3, "ddx"),
 	SYSCALL(pipe2, sys_pipe2, "px"),
+	SYSCALL(pause, sys_pause, ""),
+	SYSCALL(rt_sigsuspend, sys_rt_sigsuspend, "pu"),
+	SYSCALL(rt_sigpending, sys_rt_sigpending, "pu"),
+	SYSCALL(rt_sigtimedwait, sys_rt_sigtimedwait, "pptu"),
+	SYSCALL(rt_sigqueueinfo, sys_rt_sigqueueinfo, "dSp"),
+	SYSCALL(rt_tgsigqueueinfo, sys_rt_tgsigqueueinfo, "ddSp"),
+	SYSCALL(alarm, sys_alarm, "u"),
+	SYSCALL(setitimer, sys_setitimer, "dpp"),
+	SYSCALL(getitimer, sys_getitimer, "dp"),
+	SYSCALL(poll, sys_poll, "pud"),
+	SYSCALL(ppoll, sys_ppoll, "putpu"),
+	SYSCALL(select, sys_select, "dpppp"),
+	SYSCALL(pselect6, sys_pselect6, "dppptp"),
 };
 
 static const char *const syscall_names[] = {
@@ -164,6 +177,11 @@ static void trace_enter(long nr, const struct syscall_desc *d, const struct pt_r
 	size_t o;
 	int i;
 
+	/* Decoding reads user memory: only when someone reads the trace. */
+	if (trace_fd < 0) {
+		trace(TR_ENTER, "%s(...)", syscall_name(nr));
+		return;
+	}
 	o = snprintf(line, sizeof(line), "%s(", syscall_name(nr));
 	for (i = 0; d->args[i] && i < 6 && o < sizeof(line); i++) {
 		if (i)

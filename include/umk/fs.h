@@ -33,7 +33,18 @@
 #define POLLHUP 0x0010
 #define POLLNVAL 0x0020
 #define POLLRDNORM 0x0040
+#define POLLRDBAND 0x0080
 #define POLLWRNORM 0x0100
+#define POLLWRBAND 0x0200
+/* What a file without f_op->poll reports: always ready (vfs_poll). */
+#define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+
+/* poll(2)'s array element (include/uapi/asm-generic/poll.h) */
+struct pollfd {
+	int fd;
+	short events;
+	short revents;
+};
 
 #define TCGETS 0x5401
 #define TIOCGWINSZ 0x5413

@@ -1,0 +1,67 @@
+/* kernel/binfmts.h: what exec.c (fs/exec.c: execve, arguments, the point
+ * of no return) shares with binfmt_elf.c (fs/binfmt_elf.c: checking and
+ * loading the ELF image, the initial stack). */
+#ifndef KERNEL_BINFMTS_H
+#define KERNEL_BINFMTS_H
+
+#include <umk/elf.h>
+#include <umk/mm.h>
+#include <umk/ptrace.h>
+
+#define PATH_MAX 4096
+#define TASK_SIZE ((1UL << 47) - PAGE_SIZE)
+
+#define STACK_SIZE (8UL << 20)		/* the user stack, like RLIMIT_STACK */
+/* Linux's bprm_stack_limits with an 8 MiB stack rlimit: argument and
+ * environment strings plus their pointers may use a quarter of it. */
+#define ARG_LIMIT (STACK_SIZE / 4)
+#define MAX_ARG_STRLEN (32 * PAGE_SIZE)	/* one string, NUL included */
+#define MAX_ARG_STRINGS 0x7FFFFFFF
+#define BRK_RESERVE (64UL << 20)	/* PROT_NONE until brk() grows into it */
+#define IMAGE_MAX (1UL << 30)		/* span of the PT_LOAD segments */
+
+#define ELF_PLATFORM "x86_64"
+#define ELF_EXEC_PAGESIZE 4096
+#define CLOCKS_PER_SEC 100		/* USER_HZ */
+/* umk's user signal frame: the host's xsave area (2692 bytes on the
+ * reference host) plus the frame, as measured for AT_MINSIGSTKSZ there. */
+#define UMK_MINSIGSTKSZ 3632
+
+#define __USER_CS 0x33
+#define __USER_DS 0x2b
+
+struct linux_binprm {
+	const char *filename;		/* the path, as given */
+	int fd;				/* host fd of the file */
+	s64 size;			/* its size in bytes */
+	Elf64_Ehdr ehdr;
+	Elf64_Phdr *phdrs;		/* kmalloc'ed, ehdr.e_phnum entries */
+	bool from_user;
+	const char *const *argv, *const *envp;
+	int argc, envc;
+	struct mm_struct *mm;		/* the new program's, until exec_mmap */
+	unsigned long stack_base;	/* lowest address of the stack region */
+	unsigned long p;		/* lowest byte of the strings */
+	unsigned long argv_len, envp_len; /* bytes of their strings */
+	unsigned long exec;		/* AT_EXECFN: the filename on the stack */
+	unsigned long load_bias;
+	unsigned long entry, phdr_addr;
+	unsigned long sp;		/* the initial user rsp */
+};
+
+/* exec.c: record why exec failed, for a human; returns err. */
+int exec_fail(int err, const char *fmt, ...) __printf(2, 3);
+#define bad_elf(fmt, ...) \
+	exec_fail(-ENOEXEC, "truncated or inconsistent ELF headers: " fmt, ##__VA_ARGS__)
+/* exec.c: "ENOENT", or "error" */
+const char *err_name(int err);
+/* exec.c: read exactly n bytes of the program at off. */
+int read_exact(int fd, void *buf, size_t n, u64 off);
+
+/* binfmt_elf.c, in the order do_execve calls them */
+int check_elf_headers(struct linux_binprm *bprm, unsigned long *lo, unsigned long *hi);
+int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long hi);
+void create_elf_tables(struct linux_binprm *bprm);
+void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp);
+
+#endif

@@ -1,0 +1,688 @@
+/*
+ * kernel/select.c: poll, ppoll, select and pselect6, after Linux's
+ * fs/select.c. Interface: the four system calls; the files they wait on
+ * take part through f_op->poll (ready events now, and the wait queue to
+ * sleep on).
+ *
+ * A call scans its descriptors; on the first scan each file's poll entry
+ * (struct poll_table_entry) is queued on that file's wait queue, holding a
+ * reference to the file until poll_freewait. With nothing ready the task
+ * sleeps until a wakeup on any of those queues, the end time or a signal,
+ * and scans again. Times are absolute CLOCK_MONOTONIC end times, as Linux's
+ * struct timespec64 end_time; {0, 0} means "do not wait".
+ *
+ * Interrupted by a signal, the scan returns -ERESTARTNOHAND. poll turns it
+ * into -ERESTART_RESTARTBLOCK with the absolute end time in restart_block,
+ * so restart_syscall resumes the same wait (do_restart_poll). ppoll, select
+ * and pselect6 write the time left back to the user's timeout instead
+ * (poll_select_finish), so a restart restarts with what was left; if that
+ * write fails they return -EINTR, as they cannot be restarted.
+ *
+ * Departures from Linux: poll's descriptor limit is 1024, the usual soft
+ * RLIMIT_NOFILE (umk has no rlimits); select's bits are capped at
+ * NR_OPEN_DEFAULT, umk's fixed fd table size (Linux: the table's current
+ * max_fds); no timer slack; one wake_up wakes every poller on a queue (no
+ * event keys), and each rescans. No triggered flag: kernel code is not
+ * preempted and interrupts are replayed only on the way to user mode or in
+ * the idle task, so no wakeup can come between a scan and the sleep after
+ * it.
+ */
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/timer.h>
+#include <umk/uaccess.h>
+
+#define RLIMIT_NOFILE_CUR 1024		/* poll's nfds limit: see above */
+#define TIME64_MAX INT64_MAX
+#define KTIME_MAX INT64_MAX
+#define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
+#define USEC_PER_SEC 1000000L
+#define MSEC_PER_SEC 1000L
+
+/* ---- times ---- */
+
+static bool timespec64_valid(const struct __kernel_timespec *ts)
+{
+	return ts->tv_sec >= 0 && (unsigned long)ts->tv_nsec < NSEC_PER_SEC;
+}
+
+static struct __kernel_timespec ktime_get_ts64(void)
+{
+	return ns_to_timespec(ktime_get());
+}
+
+/* lhs + rhs, both valid; saturates at TIME64_MAX (timespec64_add_safe). */
+static struct __kernel_timespec timespec64_add_safe(struct __kernel_timespec lhs,
+						    struct __kernel_timespec rhs)
+{
+	struct __kernel_timespec res;
+
+	res.tv_sec = (s64)((u64)lhs.tv_sec + (u64)rhs.tv_sec);
+	res.tv_nsec = lhs.tv_nsec + rhs.tv_nsec;
+	if (res.tv_nsec >= NSEC_PER_SEC) {
+		res.tv_sec++;
+		res.tv_nsec -= NSEC_PER_SEC;
+	}
+	if (res.tv_sec < lhs.tv_sec || res.tv_sec < rhs.tv_sec) {
+		res.tv_sec = TIME64_MAX;
+		res.tv_nsec = 0;
+	}
+	return res;
+}
+
+static u64 timespec64_to_ktime(const struct __kernel_timespec *ts)
+{
+	if (ts->tv_sec >= KTIME_SEC_MAX)
+		return KTIME_MAX;
+	return timespec_to_ns(ts);
+}
+
+/* The end time for a timeout of sec, nsec from now: -EINVAL if they are
+ * not normalized; {0, 0} for a zero timeout. */
+static int poll_select_set_timeout(struct __kernel_timespec *to, s64 sec, long nsec)
+{
+	struct __kernel_timespec ts = { .tv_sec = sec, .tv_nsec = nsec };
+
+	if (!timespec64_valid(&ts))
+		return -EINVAL;
+	if (!sec && !nsec) {
+		to->tv_sec = 0;
+		to->tv_nsec = 0;
+	} else {
+		*to = timespec64_add_safe(ktime_get_ts64(), ts);
+	}
+	return 0;
+}
+
+enum poll_time_type {
+	PT_TIMEVAL,
+	PT_TIMESPEC,
+};
+
+/*
+ * Every call but poll ends here: the temporary signal mask goes back unless
+ * the call was interrupted (then the signal code restores it), and a
+ * non-zero timeout at p is overwritten with the time left. Precondition:
+ * end_time was set if p is not NULL.
+ */
+static int poll_select_finish(struct __kernel_timespec *end_time, void __user *p,
+			      enum poll_time_type pt_type, int ret)
+{
+	struct __kernel_timespec rts;
+
+	restore_saved_sigmask_unless(ret == -ERESTARTNOHAND);
+	if (!p)
+		return ret;
+	/* No update for zero timeout */
+	if (!end_time->tv_sec && !end_time->tv_nsec)
+		return ret;
+
+	rts = ktime_get_ts64();
+	rts.tv_sec = end_time->tv_sec - rts.tv_sec;
+	rts.tv_nsec = end_time->tv_nsec - rts.tv_nsec;
+	if (rts.tv_nsec < 0) {
+		rts.tv_sec--;
+		rts.tv_nsec += NSEC_PER_SEC;
+	}
+	if (rts.tv_sec < 0)
+		rts.tv_sec = rts.tv_nsec = 0;
+
+	switch (pt_type) {
+	case PT_TIMEVAL: {
+		struct __kernel_old_timeval rtv = {
+			.tv_sec = rts.tv_sec,
+			.tv_usec = rts.tv_nsec / NSEC_PER_USEC,
+		};
+
+		if (!copy_to_user(p, &rtv, sizeof(rtv)))
+			return ret;
+		break;
+	}
+	case PT_TIMESPEC:
+		if (!copy_to_user(p, &rts, sizeof(rts)))
+			return ret;
+		break;
+	}
+	/* The time left could not be written back (a read-only timeout):
+	 * restarting would wait the whole timeout again. */
+	if (ret == -ERESTARTNOHAND)
+		ret = -EINTR;
+	return ret;
+}
+
+/* ---- the poll table: one entry per file waited on ---- */
+
+struct poll_table_entry {
+	struct file *filp;			/* owns one reference */
+	struct wait_queue_head *wait_address;	/* filp's queue, entry queued on it */
+	struct wait_queue_entry wait;
+};
+
+#define N_INLINE_POLL_ENTRIES 16
+#define POLL_TABLE_PAGE_ENTRIES 64
+
+struct poll_table_page {
+	struct poll_table_page *next;
+	int nr;
+	struct poll_table_entry entries[POLL_TABLE_PAGE_ENTRIES];
+};
+
+struct poll_wqueues {
+	bool registering;		/* Linux's pt._qproc != NULL: first scan,
+					 * nothing ready yet */
+	struct task_struct *polling_task;
+	struct poll_table_page *table;	/* overflow pages, newest first */
+	int inline_index;
+	struct poll_table_entry inline_entries[N_INLINE_POLL_ENTRIES];
+};
+
+static void poll_initwait(struct poll_wqueues *pwq)
+{
+	pwq->registering = true;
+	pwq->polling_task = current;
+	pwq->table = NULL;
+	pwq->inline_index = 0;
+}
+
+static void free_poll_entry(struct poll_table_entry *entry)
+{
+	list_del_init(&entry->wait.entry);
+	fput(entry->filp);
+}
+
+static void poll_freewait(struct poll_wqueues *pwq)
+{
+	struct poll_table_page *p = pwq->table, *old;
+	int i;
+
+	for (i = 0; i < pwq->inline_index; i++)
+		free_poll_entry(pwq->inline_entries + i);
+	while (p) {
+		for (i = 0; i < p->nr; i++)
+			free_poll_entry(p->entries + i);
+		old = p;
+		p = p->next;
+		kfree(old);
+	}
+}
+
+static struct poll_table_entry *poll_get_entry(struct poll_wqueues *p)
+{
+	struct poll_table_page *table = p->table;
+
+	if (p->inline_index < N_INLINE_POLL_ENTRIES)
+		return p->inline_entries + p->inline_index++;
+	if (!table || table->nr == POLL_TABLE_PAGE_ENTRIES) {
+		table = kmalloc(sizeof(*table));
+		table->next = p->table;
+		p->table = table;
+	}
+	return table->entries + table->nr++;
+}
+
+/* Queue an entry for filp on wait_address; it takes over the caller's
+ * reference to filp. */
+static void __pollwait(struct file *filp, struct wait_queue_head *wait_address,
+		       struct poll_wqueues *pwq)
+{
+	struct poll_table_entry *entry = poll_get_entry(pwq);
+
+	entry->filp = filp;
+	entry->wait_address = wait_address;
+	entry->wait.task = pwq->polling_task;
+	INIT_LIST_HEAD(&entry->wait.entry);
+	list_add_tail(&entry->wait.entry, &wait_address->head);
+}
+
+/*
+ * f's ready events (vfs_poll). While registering, f's wait queue gets an
+ * entry, which keeps the caller's reference (from fget); otherwise the
+ * reference is dropped here.
+ */
+static unsigned int vfs_poll(struct file *f, struct poll_wqueues *pwq)
+{
+	struct wait_queue_head *wq = NULL;
+	unsigned int mask = DEFAULT_POLLMASK;
+
+	if (f->f_op->poll)
+		mask = f->f_op->poll(f, pwq->registering ? &wq : NULL);
+	if (wq)
+		__pollwait(f, wq, pwq);
+	else
+		fput(f);
+	return mask;
+}
+
+/* A timeout that wakes the poller (Linux's hrtimer_sleeper). */
+struct poll_sleeper {
+	struct timer_list timer;
+	struct task_struct *task;	/* NULL once the timer has fired */
+};
+
+static void poll_timer_fn(struct timer_list *t)
+{
+	struct poll_sleeper *to = container_of(t, struct poll_sleeper, timer);
+	struct task_struct *task = to->task;
+
+	to->task = NULL;
+	wake_up_process(task);
+}
+
+/*
+ * Sleep in state until a wakeup on one of the table's queues, a signal, or
+ * expires (CLOCK_MONOTONIC ns; NULL: no end). Returns 0 if expires passed,
+ * -EINTR otherwise (poll_schedule_timeout with schedule_hrtimeout_range).
+ */
+static int poll_schedule_timeout(struct poll_wqueues *pwq, long state, const u64 *expires)
+{
+	struct poll_sleeper to;
+	int rc = -EINTR;
+
+	set_current_state(state);
+	if (!expires) {
+		schedule();
+	} else if (*expires <= ktime_get()) {
+		rc = 0;
+	} else {
+		timer_setup(&to.timer, poll_timer_fn, "poll");
+		to.task = current;
+		mod_timer(&to.timer, *expires);
+		schedule();
+		del_timer(&to.timer);
+		if (!to.task)
+			rc = 0;
+	}
+	set_current_state(TASK_RUNNING);
+	return rc;
+}
+
+/* ---- select ---- */
+
+#define FDS_BITPERLONG (8 * sizeof(long))
+#define FDS_LONGS(nr) (((nr) + FDS_BITPERLONG - 1) / FDS_BITPERLONG)
+#define FDS_BYTES(nr) (FDS_LONGS(nr) * sizeof(long))
+#define FDS_MAX_LONGS FDS_LONGS(NR_OPEN_DEFAULT)
+
+typedef struct {
+	unsigned long in[FDS_MAX_LONGS], out[FDS_MAX_LONGS], ex[FDS_MAX_LONGS];
+	unsigned long res_in[FDS_MAX_LONGS], res_out[FDS_MAX_LONGS], res_ex[FDS_MAX_LONGS];
+} fd_set_bits;
+
+/* A NULL set reads as empty. */
+static int get_fd_set(unsigned long nr, __kernel_fd_set __user *ufdset, unsigned long *fdset)
+{
+	nr = FDS_BYTES(nr);
+	if (ufdset)
+		return copy_from_user(fdset, ufdset, nr) ? -EFAULT : 0;
+	memset(fdset, 0, nr);
+	return 0;
+}
+
+static unsigned long set_fd_set(unsigned long nr, __kernel_fd_set __user *ufdset,
+				unsigned long *fdset)
+{
+	if (ufdset)
+		return copy_to_user(ufdset, fdset, FDS_BYTES(nr));
+	return 0;
+}
+
+/* One more than the highest fd in the sets, or -EBADF if one is not open. */
+static int max_select_fd(unsigned long n, fd_set_bits *fds)
+{
+	struct files_struct *files = current->files;
+	unsigned long fd;
+	int max = 0;
+
+	for (fd = 0; fd < n; fd++) {
+		unsigned long bit = 1UL << (fd % FDS_BITPERLONG), i = fd / FDS_BITPERLONG;
+
+		if (!((fds->in[i] | fds->out[i] | fds->ex[i]) & bit))
+			continue;
+		if (!files->fd[fd])
+			return -EBADF;
+		max = fd + 1;
+	}
+	return max;
+}
+
+#define POLLIN_SET (POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
+#define POLLOUT_SET (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
+#define POLLEX_SET (POLLPRI)
+
+static int do_select(int n, fd_set_bits *fds, struct __kernel_timespec *end_time)
+{
+	u64 expire, *to = NULL;
+	struct poll_wqueues table;
+	int retval, i, timed_out = 0;
+
+	retval = max_select_fd(n, fds);
+	if (retval < 0)
+		return retval;
+	n = retval;
+
+	poll_initwait(&table);
+	if (end_time && !end_time->tv_sec && !end_time->tv_nsec) {
+		table.registering = false;
+		timed_out = 1;
+	}
+
+	retval = 0;
+	for (;;) {
+		for (i = 0; i < n; i++) {
+			unsigned long bit = 1UL << (i % FDS_BITPERLONG);
+			int w = i / FDS_BITPERLONG;
+			unsigned long in = fds->in[w], out = fds->out[w], ex = fds->ex[w];
+			unsigned int mask;
+			struct file *f;
+
+			if (!((in | out | ex) & bit))
+				continue;
+			/* Closed by another thread since max_select_fd:
+			 * skipped, as Linux does. */
+			f = fget(i);
+			if (!f)
+				continue;
+			mask = vfs_poll(f, &table);
+			if ((mask & POLLIN_SET) && (in & bit)) {
+				fds->res_in[w] |= bit;
+				retval++;
+				table.registering = false;
+			}
+			if ((mask & POLLOUT_SET) && (out & bit)) {
+				fds->res_out[w] |= bit;
+				retval++;
+				table.registering = false;
+			}
+			if ((mask & POLLEX_SET) && (ex & bit)) {
+				fds->res_ex[w] |= bit;
+				retval++;
+				table.registering = false;
+			}
+		}
+		table.registering = false;
+		if (retval || timed_out || signal_pending(current))
+			break;
+
+		/* The first time we sleep, the end time becomes an expiry. */
+		if (end_time && !to) {
+			expire = timespec64_to_ktime(end_time);
+			to = &expire;
+		}
+		if (!poll_schedule_timeout(&table, TASK_INTERRUPTIBLE, to))
+			timed_out = 1;
+	}
+	poll_freewait(&table);
+	return retval;
+}
+
+/*
+ * select's body. A signal with nothing ready gives -ERESTARTNOHAND, which
+ * restarts only when no handler runs (Linux: "ERESTARTSYS breaks at least
+ * the xview clock binary").
+ */
+static int core_sys_select(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp,
+			   __kernel_fd_set __user *exp, struct __kernel_timespec *end_time)
+{
+	fd_set_bits fds;
+	int ret;
+
+	if (n < 0)
+		return -EINVAL;
+	if (n > NR_OPEN_DEFAULT)
+		n = NR_OPEN_DEFAULT;
+
+	if ((ret = get_fd_set(n, inp, fds.in)) ||
+	    (ret = get_fd_set(n, outp, fds.out)) ||
+	    (ret = get_fd_set(n, exp, fds.ex)))
+		return ret;
+	memset(fds.res_in, 0, sizeof(fds.res_in));
+	memset(fds.res_out, 0, sizeof(fds.res_out));
+	memset(fds.res_ex, 0, sizeof(fds.res_ex));
+
+	ret = do_select(n, &fds, end_time);
+	if (ret < 0)
+		return ret;
+	if (!ret) {
+		ret = -ERESTARTNOHAND;
+		if (signal_pending(current))
+			return ret;
+		ret = 0;
+	}
+
+	if (set_fd_set(n, inp, fds.res_in) ||
+	    set_fd_set(n, outp, fds.res_out) ||
+	    set_fd_set(n, exp, fds.res_ex))
+		ret = -EFAULT;
+	return ret;
+}
+
+long sys_select(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp,
+		__kernel_fd_set __user *exp, struct __kernel_old_timeval __user *tvp)
+{
+	struct __kernel_timespec end_time, *to = NULL;
+	struct __kernel_old_timeval tv;
+	int ret;
+
+	if (tvp) {
+		if (copy_from_user(&tv, tvp, sizeof(tv)))
+			return -EFAULT;
+		to = &end_time;
+		if (poll_select_set_timeout(to, tv.tv_sec + (tv.tv_usec / USEC_PER_SEC),
+					    (tv.tv_usec % USEC_PER_SEC) * NSEC_PER_USEC))
+			return -EINVAL;
+	}
+
+	ret = core_sys_select(n, inp, outp, exp, to);
+	return poll_select_finish(&end_time, tvp, PT_TIMEVAL, ret);
+}
+
+/* pselect6's sixth argument: the sigmask and its size, as one pointer. */
+struct sigset_argpack {
+	sigset_t __user *p;
+	size_t size;
+};
+
+long sys_pselect6(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp,
+		  __kernel_fd_set __user *exp, struct __kernel_timespec __user *tsp,
+		  void __user *sig)
+{
+	struct sigset_argpack x = { NULL, 0 };
+	struct __kernel_timespec ts, end_time, *to = NULL;
+	int ret;
+
+	if (sig && copy_from_user(&x, sig, sizeof(x)))
+		return -EFAULT;
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
+			return -EFAULT;
+		to = &end_time;
+		if (poll_select_set_timeout(to, ts.tv_sec, ts.tv_nsec))
+			return -EINVAL;
+	}
+
+	ret = set_user_sigmask(x.p, x.size);
+	if (ret)
+		return ret;
+
+	ret = core_sys_select(n, inp, outp, exp, to);
+	return poll_select_finish(&end_time, tsp, PT_TIMESPEC, ret);
+}
+
+/* ---- poll ---- */
+
+/*
+ * pollfd's events now, also in pollfd->revents: POLLNVAL for an fd that is
+ * not open, nothing for a negative one, else what the file reports of
+ * events, POLLERR and POLLHUP.
+ */
+static unsigned int do_pollfd(struct pollfd *pollfd, struct poll_wqueues *pwait)
+{
+	int fd = pollfd->fd;
+	unsigned int mask = 0, filter;
+	struct file *f;
+
+	if (fd < 0)
+		goto out;
+	mask = POLLNVAL;
+	f = fget(fd);
+	if (!f)
+		goto out;
+	filter = (unsigned short)pollfd->events | POLLERR | POLLHUP;
+	mask = vfs_poll(f, pwait);
+	mask &= filter;
+out:
+	pollfd->revents = (short)mask;
+	return mask;
+}
+
+static int do_poll(struct pollfd *fds, unsigned int nfds, struct poll_wqueues *wait,
+		   struct __kernel_timespec *end_time)
+{
+	u64 expire, *to = NULL;
+	int timed_out = 0, count = 0;
+	unsigned int i;
+
+	/* Optimise the no-wait case */
+	if (end_time && !end_time->tv_sec && !end_time->tv_nsec) {
+		wait->registering = false;
+		timed_out = 1;
+	}
+
+	for (;;) {
+		for (i = 0; i < nfds; i++) {
+			/* Something ready: no point queueing on the rest. */
+			if (do_pollfd(&fds[i], wait)) {
+				count++;
+				wait->registering = false;
+			}
+		}
+		wait->registering = false;
+		if (!count && signal_pending(current))
+			count = -ERESTARTNOHAND;
+		if (count || timed_out)
+			break;
+
+		/* The first time we sleep, the end time becomes an expiry. */
+		if (end_time && !to) {
+			expire = timespec64_to_ktime(end_time);
+			to = &expire;
+		}
+		if (!poll_schedule_timeout(wait, TASK_INTERRUPTIBLE, to))
+			timed_out = 1;
+	}
+	return count;
+}
+
+/*
+ * The pollfd array is copied in whole (Linux: in page-sized chunks) and
+ * every revents is written back, even after a signal; a fault writing them
+ * back is -EFAULT whatever the scan found.
+ */
+static int do_sys_poll(struct pollfd __user *ufds, unsigned int nfds,
+		       struct __kernel_timespec *end_time)
+{
+	struct poll_wqueues table;
+	struct pollfd *fds;
+	int err = -EFAULT, fdcount;
+	unsigned int i;
+
+	if (nfds > RLIMIT_NOFILE_CUR)
+		return -EINVAL;
+
+	fds = kmalloc(nfds ? nfds * sizeof(*fds) : 1);
+	if (copy_from_user(fds, ufds, nfds * sizeof(*fds)))
+		goto out_fds;
+
+	poll_initwait(&table);
+	fdcount = do_poll(fds, nfds, &table, end_time);
+	poll_freewait(&table);
+
+	if (!access_ok(ufds, nfds * sizeof(*ufds)))
+		goto out_fds;
+	for (i = 0; i < nfds; i++)
+		if (put_user(fds[i].revents, &ufds[i].revents))
+			goto out_fds;
+	err = fdcount;
+out_fds:
+	kfree(fds);
+	return err;
+}
+
+static long do_restart_poll(struct restart_block *restart_block)
+{
+	struct pollfd __user *ufds = restart_block->poll.ufds;
+	int nfds = restart_block->poll.nfds;
+	struct __kernel_timespec *to = NULL, end_time;
+	int ret;
+
+	if (restart_block->poll.has_timeout) {
+		end_time.tv_sec = restart_block->poll.tv_sec;
+		end_time.tv_nsec = restart_block->poll.tv_nsec;
+		to = &end_time;
+	}
+
+	ret = do_sys_poll(ufds, nfds, to);
+	if (ret == -ERESTARTNOHAND) {
+		set_restart_fn(restart_block, do_restart_poll);
+		ret = -ERESTART_RESTARTBLOCK;
+	}
+	return ret;
+}
+
+long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs)
+{
+	struct __kernel_timespec end_time, *to = NULL;
+	int ret;
+
+	if (timeout_msecs >= 0) {
+		to = &end_time;
+		poll_select_set_timeout(to, timeout_msecs / MSEC_PER_SEC,
+					NSEC_PER_MSEC * (timeout_msecs % MSEC_PER_SEC));
+	}
+
+	ret = do_sys_poll(ufds, nfds, to);
+
+	/* Restart with the same end time, whether or not a handler runs
+	 * in between (then it is -EINTR). */
+	if (ret == -ERESTARTNOHAND) {
+		struct restart_block *restart_block = &current_thread_info()->restart_block;
+
+		restart_block->poll.ufds = ufds;
+		restart_block->poll.nfds = nfds;
+		if (timeout_msecs >= 0) {
+			restart_block->poll.tv_sec = end_time.tv_sec;
+			restart_block->poll.tv_nsec = end_time.tv_nsec;
+			restart_block->poll.has_timeout = 1;
+		} else {
+			restart_block->poll.has_timeout = 0;
+		}
+		set_restart_fn(restart_block, do_restart_poll);
+		ret = -ERESTART_RESTARTBLOCK;
+	}
+	return ret;
+}
+
+long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
+	       struct __kernel_timespec __user *tsp, const sigset_t __user *sigmask,
+	       size_t sigsetsize)
+{
+	struct __kernel_timespec ts, end_time, *to = NULL;
+	int ret;
+
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
+			return -EFAULT;
+		to = &end_time;
+		if (poll_select_set_timeout(to, ts.tv_sec, ts.tv_nsec))
+			return -EINVAL;
+	}
+
+	ret = set_user_sigmask(sigmask, sigsetsize);
+	if (ret)
+		return ret;
+
+	ret = do_sys_poll(ufds, nfds, to);
+	return poll_select_finish(&end_time, tsp, PT_TIMESPEC, ret);
+}
