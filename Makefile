@@ -38,7 +38,7 @@ HARNESS_COMMON := $(wildcard harness/lib/*.c)
 HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
 
 .PHONY: all run test gdb deps clean
-all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision
+all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)
@@ -68,8 +68,13 @@ $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/r
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
 
+# A host without Syscall User Dispatch, faked with seccomp.
+$(BUILD)/tests/nosud: tests/unit/nosud.c | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $<
+
 $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests:
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # Debian packages the build and the tests need: command:package pairs.
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
