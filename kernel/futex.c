@@ -11,10 +11,10 @@
  * queue" is how the waiter tells a futex wakeup from a timeout, a signal or
  * a spurious wakeup.
  *
- * Departures from Linux: the key is the user address alone, private and
- * shared alike (umk is NOMMU: every process shares one address space, so an
- * address names one word), and the queue is one FIFO list, not a hash of
- * priority lists. No locks: kernel code is not preempted, so nothing can
+ * The key is Linux's for anonymous memory: the mm, the address, and whether
+ * the futex is shared (a FUTEX_PRIVATE_FLAG wait is not woken by a shared
+ * wake, as on Linux, where FUT_OFF_MMSHARED tells them apart). Departure
+ * from Linux: the queue is one FIFO list, not a hash of priority lists. No locks: kernel code is not preempted, so nothing can
  * change the word or wake us between reading it and queueing. A timeout is
  * a struct timer_list on CLOCK_MONOTONIC; a CLOCK_REALTIME deadline is
  * converted once when the wait starts.
@@ -42,6 +42,7 @@
 #define FUTEX_BITSET_MATCH_ANY 0xffffffff
 
 /* futex_wait's flags, also kept in restart_block.futex.flags */
+#define FLAGS_SHARED 0x01		/* no FUTEX_PRIVATE_FLAG */
 #define FLAGS_CLOCKRT 0x02		/* the deadline is on CLOCK_REALTIME */
 #define FLAGS_HAS_TIMEOUT 0x04		/* restart_block.futex.time is set */
 
@@ -51,7 +52,9 @@
 struct futex_q {
 	struct list_head list;		/* in futex_queue while waiting */
 	struct task_struct *task;
-	u32 __user *uaddr;		/* the key */
+	struct mm_struct *mm;		/* the key: mm, uaddr, shared */
+	u32 __user *uaddr;
+	bool shared;
 	u32 bitset;
 };
 
@@ -139,7 +142,9 @@ retry:
 		goto out;
 	}
 	q.task = current;
+	q.mm = current->mm;
 	q.uaddr = uaddr;
+	q.shared = flags & FLAGS_SHARED;
 	q.bitset = bitset;
 	set_current_state(TASK_INTERRUPTIBLE);
 	list_add_tail(&q.list, &futex_queue);
@@ -193,7 +198,7 @@ static long futex_wait_restart(struct restart_block *restart)
 
 /* Wake up to nr_wake waiters on uaddr whose bitset meets bitset, oldest
  * first; at least one, as Linux does for nr_wake <= 0. */
-static long futex_wake_bitset(u32 __user *uaddr, int nr_wake, u32 bitset)
+static long futex_wake_bitset(u32 __user *uaddr, unsigned int flags, int nr_wake, u32 bitset)
 {
 	struct futex_q *q, *n;
 	long ret;
@@ -204,7 +209,8 @@ static long futex_wake_bitset(u32 __user *uaddr, int nr_wake, u32 bitset)
 	if (ret)
 		return ret;
 	list_for_each_entry_safe(q, n, &futex_queue, list) {
-		if (q->uaddr != uaddr || !(q->bitset & bitset))
+		if (q->uaddr != uaddr || q->mm != current->mm ||
+		    q->shared != !!(flags & FLAGS_SHARED) || !(q->bitset & bitset))
 			continue;
 		list_del_init(&q->list);
 		wake_up_process(q->task);
@@ -216,13 +222,13 @@ static long futex_wake_bitset(u32 __user *uaddr, int nr_wake, u32 bitset)
 
 int futex_wake(u32 __user *uaddr, int nr)
 {
-	return futex_wake_bitset(uaddr, nr, FUTEX_BITSET_MATCH_ANY);
+	return futex_wake_bitset(uaddr, FLAGS_SHARED, nr, FUTEX_BITSET_MATCH_ANY);
 }
 
 static long do_futex(u32 __user *uaddr, int op, u32 val, const s64 *timeout, u32 val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
-	unsigned int flags = 0;
+	unsigned int flags = op & FUTEX_PRIVATE_FLAG ? 0 : FLAGS_SHARED;
 
 	if (op & FUTEX_CLOCK_REALTIME) {
 		flags |= FLAGS_CLOCKRT;
@@ -239,7 +245,7 @@ static long do_futex(u32 __user *uaddr, int op, u32 val, const s64 *timeout, u32
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		/* fall through */
 	case FUTEX_WAKE_BITSET:
-		return futex_wake_bitset(uaddr, (int)val, val3);
+		return futex_wake_bitset(uaddr, flags, (int)val, val3);
 	}
 	return -ENOSYS;
 }

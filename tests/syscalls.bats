@@ -69,3 +69,10 @@ load helper
 	assert_line 'abort: waitid si_signo=SIGCHLD si_code=CLD_KILLED si_status=6 si_pid=child'
 	assert_line 'wait4(sleeping child, WNOHANG) = 0'
 }
+
+@test "a shared futex wake does not wake a private waiter, as on Linux" {
+	same_as_native $H/futexkey
+	assert_output "futex(FUTEX_WAKE) of a private waiter = 0
+futex(FUTEX_WAKE_PRIVATE) = 1
+futex(FUTEX_WAIT_PRIVATE) = 0"
+}
