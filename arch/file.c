@@ -63,6 +63,13 @@ s64 os_file_size(int fd)
 	return st.st_size;
 }
 
+/* Linux's struct stat on x86-64 is the host's: copy it whole. */
+int os_fstat(int fd, void *statbuf)
+{
+	_Static_assert(sizeof(struct stat) == 144, "struct stat is 144 bytes");
+	return fstat(fd, statbuf) ? -errno : 0;
+}
+
 int os_is_regular(const char *path)
 {
 	struct stat st;

@@ -61,8 +61,7 @@
  * "scenario: FILE:LINE: message"), 99 when a system call the shell needs
  * for itself fails (a harness failure, never an expected outcome).
  *
- * "-" reads the script from stdin: umk has no file system, so under umk
- * that is the only way in (build/umk build/harness/scenario - <SCRIPT).
+ * "-" reads the script from stdin instead of a file.
  *
  * How it runs: tasks are copies of this program (posix_spawn of argv[0]:
  * umk has no fork) started as
@@ -951,8 +950,7 @@ static void read_script(void)
 	ssize_t r;
 
 	if (fd < 0)
-		syntax("cannot open: %s%s", errno_name(errno),
-		       errno == ENOSYS ? " (no file system: under umk give the script on stdin, as -)" : "");
+		syntax("cannot open: %s", errno_name(errno));
 	while ((r = read(fd, script_text + len, sizeof(script_text) - len)) > 0)
 		if ((len += r) == sizeof(script_text))
 			syntax("longer than %d bytes", MAX_SCRIPT);

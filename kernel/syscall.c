@@ -5,7 +5,7 @@
  * format for the trace's decoding of each argument:
  *	d int   u unsigned   x hex   p pointer   s user string
  *	b user buffer whose length is the next argument   t user timespec
- *	S signal number   c clock id
+ *	S signal number   c clock id   o octal
  * A number without an entry returns -ENOSYS, with a "nosys" trace line.
  */
 #include <umk/errno.h>
@@ -31,7 +31,10 @@ struct syscall_desc {
 static const struct syscall_desc sys_call_table[NR_syscalls] = {
 	SYSCALL(read, sys_read, "dpu"),
 	SYSCALL(write, sys_write, "dbu"),
+	SYSCALL(open, sys_open, "sxo"),
 	SYSCALL(close, sys_close, "d"),
+	SYSCALL(fstat, sys_fstat, "dp"),
+	SYSCALL(lseek, sys_lseek, "ddd"),
 	SYSCALL(mmap, sys_mmap, "xuxxdx"),
 	SYSCALL(mprotect, sys_mprotect, "xux"),
 	SYSCALL(munmap, sys_munmap, "xu"),
@@ -77,6 +80,7 @@ static const struct syscall_desc sys_call_table[NR_syscalls] = {
 	SYSCALL(waitid, sys_waitid, "ddpxp"),
 	SYSCALL(dup3, sys_dup3, "ddx"),
 	SYSCALL(pipe2, sys_pipe2, "px"),
+	SYSCALL(openat, sys_openat, "dsxo"),
 	SYSCALL(pause, sys_pause, ""),
 	SYSCALL(rt_sigsuspend, sys_rt_sigsuspend, "pu"),
 	SYSCALL(rt_sigpending, sys_rt_sigpending, "pu"),
@@ -165,6 +169,8 @@ static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned l
 		return snprintf(out, n, "{%lld, %ld}", (long long)ts.tv_sec, ts.tv_nsec);
 	case 'x':
 		return snprintf(out, n, "%#lx", v);
+	case 'o':
+		return snprintf(out, n, "%#lo", v);
 	}
 	/* pointers, and the arguments above that could not be read */
 	return v ? snprintf(out, n, "%#lx", v) : snprintf(out, n, "NULL");

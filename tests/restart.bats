@@ -17,7 +17,7 @@ scenario() {
 	[[ -f $scn ]] || fail "no scenario $scn"
 	native $H/scenario "$scn"
 	local n_out=$output
-	umk "${trace[@]}" $H/scenario - <"$scn"
+	umk "${trace[@]}" $H/scenario "$scn"
 	assert_equal "$output" "$n_out"
 }
 

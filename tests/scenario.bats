@@ -6,14 +6,14 @@
 load helper
 
 # scenario_text NAME TEXT: write TEXT to a script NAME.scn, run it natively
-# (by path) and under umk (on stdin: umk has no file system); stdout and
+# (by path) and under umk; stdout and
 # status must be the same.
 scenario_text() {
 	SCN=$BATS_TEST_TMPDIR/$1.scn
 	printf '%s\n' "$2" >"$SCN"
 	native $H/scenario "$SCN"
 	local n_out=$output
-	umk $H/scenario - <"$SCN"
+	umk $H/scenario "$SCN"
 	assert_equal "$output" "$n_out"
 }
 

@@ -76,3 +76,22 @@ load helper
 futex(FUTEX_WAKE_PRIVATE) = 1
 futex(FUTEX_WAIT_PRIVATE) = 0"
 }
+
+@test "host files open read-only and read, seek and stat as on Linux" {
+	same_as_native $H/readfile harness/hello.c
+	assert_line "lines $(wc -l < harness/hello.c)"
+	assert_line "fstat = 0"
+	assert_line "regular yes, size matches lseek: yes"
+	assert_line "read 4 = 4"
+	assert_line "lseek(fd, -1, SEEK_SET) = -1 EINVAL"
+	assert_line "open(missing) = -1 ENOENT"
+	assert_line "open(NULL) = -1 EFAULT"
+	assert_line "lseek(pipe) = -1 ESPIPE"
+	assert_line "fstat(bad fd) = -1 EBADF"
+}
+
+@test "opening a host file for writing fails with EROFS: umk's files are read-only" {
+	umk $H/readfile /dev/null "$BATS_TEST_TMPDIR/created"
+	assert_line "open(O_WRONLY|O_CREAT) = -1 EROFS"
+	[[ ! -e $BATS_TEST_TMPDIR/created ]] || fail "umk created a host file"
+}

@@ -33,7 +33,7 @@ static const char *const errno_names[] = {
 	[EBADF] = "EBADF",   [ECHILD] = "ECHILD", [EAGAIN] = "EAGAIN", [ENOMEM] = "ENOMEM",
 	[EACCES] = "EACCES", [EFAULT] = "EFAULT", [EBUSY] = "EBUSY",   [EEXIST] = "EEXIST",
 	[ENODEV] = "ENODEV", [ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR", [EINVAL] = "EINVAL",
-	[EMFILE] = "EMFILE", [ENOTTY] = "ENOTTY", [ESPIPE] = "ESPIPE", [EPIPE] = "EPIPE",
+	[EMFILE] = "EMFILE", [ENOTTY] = "ENOTTY", [ESPIPE] = "ESPIPE", [EROFS] = "EROFS", [EPIPE] = "EPIPE",
 	[ERANGE] = "ERANGE", [ENOSYS] = "ENOSYS", [ETIMEDOUT] = "ETIMEDOUT",
 };
 

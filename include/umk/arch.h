@@ -86,6 +86,7 @@ ssize_t os_read(int fd, void *buf, size_t n);
 ssize_t os_write(int fd, const void *buf, size_t n);
 int os_close(int fd);
 s64 os_file_size(int fd);
+int os_fstat(int fd, void *statbuf);	/* a 144-byte Linux struct stat */
 int os_is_regular(const char *path);	/* 1, 0, or -errno (ENOENT ...) */
 int os_access_exec(const char *path);	/* 0 or -errno */
 /* Poll one host fd: returns POLLIN/POLLOUT/POLLHUP/POLLERR/POLLNVAL bits

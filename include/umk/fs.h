@@ -85,6 +85,7 @@ size_t copy_to_iter(const void *src, size_t n, struct iov_iter *i);
 size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i);
 
 struct file;
+struct stat;
 
 /* Each op returns bytes or -Exxx. A read or write that must wait sleeps
  * interruptibly and returns -ERESTARTSYS when a signal comes first (or
@@ -104,8 +105,31 @@ struct file_operations {
 	/* Ready events now; if wq is not NULL, also the queue to wait on. */
 	unsigned int (*poll)(struct file *f, struct wait_queue_head **wq);
 	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg);
+	/* Optional: a file without llseek is not seekable (-ESPIPE). */
+	s64 (*llseek)(struct file *f, s64 offset, int whence);
+	int (*fstat)(struct file *f, struct stat *st);
 	void (*release)(struct file *f);
 };
+
+/* struct stat as x86-64 Linux lays it out (144 bytes). */
+struct stat {
+	unsigned long st_dev, st_ino, st_nlink;
+	unsigned int st_mode, st_uid, st_gid, __pad0;
+	unsigned long st_rdev;
+	long st_size, st_blksize, st_blocks;
+	unsigned long st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+	long __unused[3];
+};
+#define S_IFIFO 0010000
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+#define AT_FDCWD -100
+#define O_CREAT 00000100
+#define O_EXCL 00000200
+#define O_TRUNC 00001000
+#define O_DIRECTORY 00200000
+#define O_NOFOLLOW 00400000
 
 struct file {
 	const struct file_operations *f_op;

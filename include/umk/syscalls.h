@@ -27,6 +27,13 @@ long sys_pipe2(int __user *fildes, int flags);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 
+/* kernel/hostfs.c */
+struct stat;
+long sys_open(const char __user *filename, int flags, unsigned int mode);
+long sys_openat(int dfd, const char __user *filename, int flags, unsigned int mode);
+long sys_lseek(unsigned int fd, s64 offset, unsigned int whence);
+long sys_fstat(unsigned int fd, struct stat __user *statbuf);
+
 /* kernel/mm.c, kernel/exec.c */
 long sys_brk(unsigned long brk);
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
