@@ -60,22 +60,6 @@ struct futex_q {
 
 static LIST_HEAD(futex_queue);
 
-/* A timeout that wakes a task (Linux's hrtimer_sleeper). */
-struct timer_sleeper {
-	struct timer_list timer;
-	struct task_struct *task;	/* NULL once the timer has fired */
-};
-
-static void futex_timer_fn(struct timer_list *t)
-{
-	struct timer_sleeper *to = container_of(t, struct timer_sleeper, timer);
-	struct task_struct *task = to->task;
-
-	to->task = NULL;
-	if (task)
-		wake_up_process(task);
-}
-
 /* Linux's get_futex_key checks, in its order. */
 static long futex_check_addr(u32 __user *uaddr)
 {
@@ -108,7 +92,7 @@ static long futex_wait(u32 __user *uaddr, unsigned int flags, u32 val, const s64
 		       u32 bitset)
 {
 	struct restart_block *restart;
-	struct timer_sleeper to;
+	struct hrtimer_sleeper to;
 	struct futex_q q;
 	u32 uval;
 	long ret;
@@ -122,14 +106,7 @@ static long futex_wait(u32 __user *uaddr, unsigned int flags, u32 val, const s64
 	/* Timers run only at interrupt replay, never between here and the
 	 * schedule() below, so the timer can be armed before queueing. */
 	if (abs_time) {
-		u64 expires = futex_expires(*abs_time, flags);
-
-		timer_setup(&to.timer, futex_timer_fn, "futex");
-		to.task = current;
-		if (expires <= ktime_get())
-			to.task = NULL;		/* already past: do not sleep */
-		else
-			mod_timer(&to.timer, expires);
+		hrtimer_sleeper_start(&to, futex_expires(*abs_time, flags), "futex");
 	}
 
 retry:
@@ -176,7 +153,7 @@ retry:
 	ret = -ERESTART_RESTARTBLOCK;
 out:
 	if (abs_time)
-		del_timer(&to.timer);
+		hrtimer_sleeper_cancel(&to);
 	return ret;
 }
 

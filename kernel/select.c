@@ -255,21 +255,6 @@ static unsigned int vfs_poll(struct file *f, struct poll_wqueues *pwq)
 	return mask;
 }
 
-/* A timeout that wakes the poller (Linux's hrtimer_sleeper). */
-struct poll_sleeper {
-	struct timer_list timer;
-	struct task_struct *task;	/* NULL once the timer has fired */
-};
-
-static void poll_timer_fn(struct timer_list *t)
-{
-	struct poll_sleeper *to = container_of(t, struct poll_sleeper, timer);
-	struct task_struct *task = to->task;
-
-	to->task = NULL;
-	wake_up_process(task);
-}
-
 /*
  * Sleep in state until a wakeup on one of the table's queues, a signal, or
  * expires (CLOCK_MONOTONIC ns; NULL: no end). Returns 0 if expires passed,
@@ -277,20 +262,17 @@ static void poll_timer_fn(struct timer_list *t)
  */
 static int poll_schedule_timeout(struct poll_wqueues *pwq, long state, const u64 *expires)
 {
-	struct poll_sleeper to;
+	struct hrtimer_sleeper to;
 	int rc = -EINTR;
 
 	set_current_state(state);
 	if (!expires) {
 		schedule();
-	} else if (*expires <= ktime_get()) {
-		rc = 0;
 	} else {
-		timer_setup(&to.timer, poll_timer_fn, "poll");
-		to.task = current;
-		mod_timer(&to.timer, *expires);
-		schedule();
-		del_timer(&to.timer);
+		hrtimer_sleeper_start(&to, *expires, "poll");
+		if (to.task)
+			schedule();
+		hrtimer_sleeper_cancel(&to);
 		if (!to.task)
 			rc = 0;
 	}

@@ -197,27 +197,13 @@ long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize)
 	return -ERESTARTNOHAND;
 }
 
-struct sigtimedwait_timer {
-	struct timer_list timer;
-	struct task_struct *task;	/* NULL once expired */
-};
-
-static void sigtimedwait_expired(struct timer_list *t)
-{
-	struct sigtimedwait_timer *st = container_of(t, struct sigtimedwait_timer, timer);
-	struct task_struct *task = st->task;
-
-	st->task = NULL;
-	wake_up_process(task);
-}
-
 /* Wait for one of the signals in these. Not restartable, as on Linux: a
  * signal outside the set ends it with -EINTR; the timeout with -EAGAIN. */
 long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user *uinfo,
 			 const struct __kernel_timespec __user *uts, size_t sigsetsize)
 {
 	struct task_struct *tsk = current;
-	struct sigtimedwait_timer st = { .task = tsk };
+	struct hrtimer_sleeper st = { .task = tsk };
 	struct __kernel_timespec ts;
 	kernel_siginfo_t info;
 	sigset_t these, mask;
@@ -245,17 +231,17 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user 
 		tsk->real_blocked = tsk->blocked;
 		tsk->blocked.sig &= ~these.sig;
 		recalc_sigpending();
-		if (uts) {
-			timer_setup(&st.timer, sigtimedwait_expired, "rt_sigtimedwait");
-			mod_timer(&st.timer, ktime_get() + timespec_to_ns(&ts));
-		}
+		if (uts)
+			hrtimer_sleeper_start(&st, ktime_get() + timespec_to_ns(&ts), "rt_sigtimedwait");
 		while (!signal_pending(tsk) && (!uts || st.task)) {
 			set_current_state(TASK_INTERRUPTIBLE);
 			schedule();
 		}
 		set_current_state(TASK_RUNNING);
-		if (uts)
-			timed_out = !del_timer(&st.timer);
+		if (uts) {
+			hrtimer_sleeper_cancel(&st);
+			timed_out = !st.task;
+		}
 		tsk->blocked = tsk->real_blocked;
 		tsk->real_blocked.sig = 0;
 		recalc_sigpending();

@@ -139,18 +139,30 @@ void run_timers(void)
 
 /* ---- sleeping until a time (hrtimer_sleeper) ---- */
 
-struct sleeper {
-	struct timer_list timer;
-	struct task_struct *task;	/* NULL once the timer fired */
-};
-
-static void sleeper_wakeup(struct timer_list *timer)
+static void hrtimer_wakeup(struct timer_list *timer)
 {
-	struct sleeper *sl = container_of(timer, struct sleeper, timer);
+	struct hrtimer_sleeper *sl = container_of(timer, struct hrtimer_sleeper, timer);
 	struct task_struct *t = sl->task;
 
 	sl->task = NULL;
-	wake_up_process(t);
+	if (t)
+		wake_up_process(t);
+}
+
+void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name)
+{
+	timer_setup(&sl->timer, hrtimer_wakeup, name);
+	if (expires <= ktime_get()) {
+		sl->task = NULL;
+		return;
+	}
+	sl->task = current;
+	mod_timer(&sl->timer, expires);
+}
+
+void hrtimer_sleeper_cancel(struct hrtimer_sleeper *sl)
+{
+	del_timer(&sl->timer);
 }
 
 /* Expiry on clockid, as CLOCK_MONOTONIC: the kernel's timers run on it. */
@@ -165,18 +177,17 @@ static u64 to_monotonic(int clockid, s64 expires)
  * still left (> 0) when a signal came first. */
 static s64 do_nanosleep(int clockid, s64 expires)
 {
-	struct sleeper sl = { .task = current };
+	struct hrtimer_sleeper sl;
 	s64 left;
 
-	timer_setup(&sl.timer, sleeper_wakeup, "nanosleep");
-	mod_timer(&sl.timer, to_monotonic(clockid, expires));
+	hrtimer_sleeper_start(&sl, to_monotonic(clockid, expires), "nanosleep");
 	do {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (sl.task)
 			schedule();
 	} while (sl.task && !signal_pending(current));
 	set_current_state(TASK_RUNNING);
-	del_timer(&sl.timer);
+	hrtimer_sleeper_cancel(&sl);
 	if (!sl.task)
 		return 0;
 	left = expires - clock_get_ns(clockid);

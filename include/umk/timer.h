@@ -41,6 +41,17 @@ void mod_timer(struct timer_list *t, u64 expires);	/* (re)arm */
 bool del_timer(struct timer_list *t);			/* true if it was pending */
 void run_timers(void);		/* IRQ_TIMER: run what expired, reprogram */
 
+/* A timer that wakes a task (Linux's hrtimer_sleeper): task is set to NULL
+ * when it fires, which is how the sleeper tells expiry from other wakeups.
+ * expires is CLOCK_MONOTONIC ns; one already past leaves task NULL at once.
+ * hrtimer_sleeper_cancel must run before the sleeper goes out of scope. */
+struct hrtimer_sleeper {
+	struct timer_list timer;
+	struct task_struct *task;
+};
+void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name);
+void hrtimer_sleeper_cancel(struct hrtimer_sleeper *sl);
+
 u64 ktime_get(void);		/* CLOCK_MONOTONIC ns */
 u64 ktime_since_boot(void);	/* ns since umk started, for the trace */
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
