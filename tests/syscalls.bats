@@ -95,3 +95,15 @@ futex(FUTEX_WAIT_PRIVATE) = 0"
 	assert_line "open(O_WRONLY|O_CREAT) = -1 EROFS"
 	[[ ! -e $BATS_TEST_TMPDIR/created ]] || fail "umk created a host file"
 }
+
+@test "a pipe write interrupted after some bytes returns them; before any, EINTR or a restart" {
+	same_as_native $H/pipepartial
+	assert_output "partial: write(262144) after 0 queued = 65536
+partial: handler ran 1 time(s)
+partial SA_RESTART: write(262144) after 0 queued = 65536
+partial SA_RESTART: handler ran 1 time(s)
+none written: write(100) after 65536 queued = -1 EINTR
+none written: handler ran 1 time(s)
+none written SA_RESTART: write(100) after 65536 queued = 100
+none written SA_RESTART: handler ran 1 time(s)"
+}
