@@ -107,6 +107,15 @@ static int open_exec(struct linux_binprm *bprm)
 
 /* Count a NULL-terminated array of string pointers (fs/exec.c's count).
  * Each pointer costs 8 bytes of the argument space, hence the bound. */
+/* argv[i], from the caller's memory or the kernel's (get_user_arg_ptr). */
+static int get_arg_ptr(struct linux_binprm *bprm, const char *const *argv, int i, const char **s)
+{
+	if (bprm->from_user)
+		return get_user(*s, (const char **)argv + i);
+	*s = argv[i];
+	return 0;
+}
+
 static int count(struct linux_binprm *bprm, const char *const *argv)
 {
 	int i;
@@ -116,12 +125,8 @@ static int count(struct linux_binprm *bprm, const char *const *argv)
 	for (i = 0;; i++) {
 		const char *s;
 
-		if (bprm->from_user) {
-			if (get_user(s, (const char **)argv + i))
-				return exec_fail(-EFAULT, "bad address in argv or envp");
-		} else {
-			s = argv[i];
-		}
+		if (get_arg_ptr(bprm, argv, i, &s))
+			return exec_fail(-EFAULT, "bad address in argv or envp");
 		if (!s)
 			return i;
 		if (i >= MAX_ARG_STRINGS || (unsigned long)i >= ARG_LIMIT / sizeof(void *))
@@ -162,12 +167,8 @@ static int copy_strings(struct linux_binprm *bprm, int n, const char *const *arg
 	for (i = 0; i < n; i++) {
 		const char *s;
 
-		if (bprm->from_user) {
-			if (get_user(s, (const char **)argv + i))
-				return exec_fail(-EFAULT, "bad address in argv or envp");
-		} else {
-			s = argv[i];
-		}
+		if (get_arg_ptr(bprm, argv, i, &s))
+			return exec_fail(-EFAULT, "bad address in argv or envp");
 		err = copy_string(bprm, dst, used, limit, s, bprm->from_user);
 		if (err)
 			return err;
