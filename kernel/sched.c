@@ -17,6 +17,7 @@
 #include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/sched.h>
+#include <umk/syscalls.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
 
@@ -123,7 +124,9 @@ const char *task_state_name(struct task_struct *t)
 		return "sleeping";
 	if (t->state & TASK_UNINTERRUPTIBLE)
 		return "disk-sleep";
-	return t == current ? "running" : "runnable";
+	if (t == current)
+		return "running";
+	return t == idle_task ? "idle" : "runnable";
 }
 
 /* A task list for people: `call ps()` from gdb. Takes no locks, changes
@@ -135,9 +138,9 @@ void ps(void)
 
 	os_console_err("  PID  TGID  PPID STATE      CMD              SYSCALL\n");
 	list_for_each_entry(p, &task_list, tasks) {
-		snprintf(line, sizeof(line), "%5d %5d %5d %-10s %-16s %ld\n", p->pid, p->tgid,
+		snprintf(line, sizeof(line), "%5d %5d %5d %-10s %-16s %s\n", p->pid, p->tgid,
 			 p->real_parent ? p->real_parent->tgid : 0, task_state_name(p), p->comm,
-			 p->orig_ax);
+			 p->orig_ax >= 0 ? syscall_name(p->orig_ax) : "-");
 		os_console_err(line);
 	}
 }

@@ -41,3 +41,14 @@ load helper
 	assert_output --regexp 'umk: oops:   0x[0-9a-f]+ do_syscall_64\+0x[0-9a-f]+'
 	assert_output --partial 'exited with code 0175'
 }
+
+@test "ps() called from gdb lists every task with its state and system call" {
+	run timeout -k 5 120 gdb -nx -batch -x harness/gdb/umk.gdb \
+		-ex 'break sys_wait4' -ex run -ex 'call ps()' -ex kill \
+		--args $UMK $H/demo
+	echo "$output"
+	assert_output --regexp '  PID  TGID  PPID STATE +CMD +SYSCALL'
+	assert_output --regexp '    0     0     0 idle +swapper +-'
+	assert_output --regexp '    1     1     0 running +demo +wait4'
+	assert_output --regexp '    3     3     1 zombie +demo +exit_group'
+}
