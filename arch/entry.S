@@ -10,8 +10,11 @@
  * Entry: the host delivers a signal onto the current task's kernel stack (the
  * sigaltstack, armed with SS_AUTODISARM while in user mode) or, in kernel
  * mode, onto the stack in use. Each stub reads the old selector, sets ALLOW,
- * saves the interrupted FS base in the frame's trapno slot, loads the
- * kernel's FS base and jumps to its C handler as
+ * clears EFLAGS.AC (a program may set it, and the host keeps it across
+ * signal delivery: the kernel would then take alignment faults in glibc; a
+ * CPU's syscall entry clears it through the FMASK MSR), saves the
+ * interrupted FS base in the frame's trapno slot, loads the kernel's FS base
+ * and jumps to its C handler as
  *	handler(int sig, siginfo_t *info, ucontext_t *uc, unsigned int oldsel)
  * The jmp keeps the host's alignment (rsp + 8 is 16-byte aligned).
  *
@@ -27,6 +30,7 @@
 #define UC_CR2		(UC_MCONTEXT + 22 * 8)	/* gregs[REG_CR2]: selector */
 #define SUD_ALLOW	0
 #define NR_rt_sigreturn	15
+#define X86_EFLAGS_AC	0x40000
 
 	.section .text.kentry, "ax", @progbits
 	.globl kentry_start
@@ -38,6 +42,9 @@ kentry_start:
 \name:
 	movzbl	sud_selector(%rip), %ecx
 	movb	$SUD_ALLOW, sud_selector(%rip)
+	pushfq
+	andl	$~X86_EFLAGS_AC, (%rsp)
+	popfq
 	rdfsbase %rax
 	movq	%rax, UC_TRAPNO(%rdx)
 	movq	kernel_fs_base(%rip), %rax

@@ -121,7 +121,11 @@ void handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
  * rt_sigaction call, so that sa_restorer is our __restore_rt, on the
  * sigaltstack (the kernel stack of the task in user mode), with an empty
  * sa_mask: interrupt masking is umk's soft flag. The timer also restarts
- * host calls the kernel was making when it nested. */
+ * host calls the kernel was making when it nested. The exceptions are
+ * SA_NODEFER: the kernel goes on running in the context of a user fault
+ * (the task dies there, and its exit writes clear_child_tid with
+ * put_user), and a fault at a copy_to_user must reach fixup_exception even
+ * then; with the signal blocked the host would kill umk instead. */
 static const struct {
 	void (*entry)(int, siginfo_t *, void *);
 	unsigned long flags;
@@ -129,11 +133,11 @@ static const struct {
 	[SIGSYS] = { entry_SIGSYS, 0 },
 	[SIGALRM] = { entry_SIGALRM, SA_RESTART },
 	[SIGIO] = { entry_SIGIO, SA_RESTART },
-	[SIGSEGV] = { entry_fault, 0 },
-	[SIGBUS] = { entry_fault, 0 },
-	[SIGILL] = { entry_fault, 0 },
-	[SIGFPE] = { entry_fault, 0 },
-	[SIGTRAP] = { entry_fault, 0 },
+	[SIGSEGV] = { entry_fault, SA_NODEFER },
+	[SIGBUS] = { entry_fault, SA_NODEFER },
+	[SIGILL] = { entry_fault, SA_NODEFER },
+	[SIGFPE] = { entry_fault, SA_NODEFER },
+	[SIGTRAP] = { entry_fault, SA_NODEFER },
 };
 
 struct kernel_sigaction {

@@ -4,11 +4,14 @@
  *              values, standard ones coalesce, the EPERM rule
  *   order      several signals pending at once: the order handlers run in
  *   itimer     alarm, setitimer/getitimer with an interval, pause + EINTR
+ *   alarm-sicode  the si_code of SIGALRM from setitimer and alarm
  *   altstack   sigaltstack with SA_ONSTACK, from inside a handler and out
+ *   altstack-frame  the uc_stack a frame saves; SS_AUTODISARM
  * Handlers only record what they saw; main prints it, one event a line.
  * Times are printed rounded to 50 ms, so a run natively and one under umk
  * print the same lines. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -143,7 +146,7 @@ static void *send_usr2_later(void *arg)
 
 static void timedwait(void)
 {
-	sigset_t set, bad_size_set;
+	sigset_t set;
 	siginfo_t si;
 	struct timespec ts;
 	char call[80];
@@ -196,7 +199,6 @@ static void timedwait(void)
 	pthread_join(t, NULL);
 
 	/* Errors. */
-	memcpy(&bad_size_set, &set, sizeof(set));
 	ts = (struct timespec){ 0, 0 };
 	show("rt_sigtimedwait(sigsetsize 4)", rsys(SYS_rt_sigtimedwait, &set, &si, &ts, 4));
 	show("rt_sigtimedwait(sigsetsize 16)", rsys(SYS_rt_sigtimedwait, &set, &si, &ts, 16));
@@ -331,7 +333,7 @@ static void itimer(void)
 	it = (struct itimerval){ { 0, 0 }, { 0, 0 } };
 	show("setitimer(ITIMER_REAL, 0) at 275ms", rsys(SYS_setitimer, ITIMER_REAL, &it, &old));
 	printf("  old it_interval=%ld.%06ld\n", (long)old.it_interval.tv_sec, (long)old.it_interval.tv_usec);
-	printf("SIGALRM count: %d, si_code=%s\n", nevents, code_text(events[0].code));
+	printf("SIGALRM count: %d\n", nevents);
 	nevents = 0;
 	show("getitimer(ITIMER_REAL) disarmed", rsys(SYS_getitimer, ITIMER_REAL, &old));
 	printf("  it_interval=%ld.%06ld it_value=%ld.%06ld\n", (long)old.it_interval.tv_sec,
@@ -342,10 +344,10 @@ static void itimer(void)
 	rsys(SYS_setitimer, ITIMER_REAL, &it, NULL);
 	r = rsys0(SYS_pause);
 	snprintf(call, sizeof(call), "pause(), ITIMER_REAL of 100ms, at=%ldms", at());
-	print_events("  ", 0);
+	printf("  SIGALRM handler ran: %d\n", nevents);
+	nevents = 0;
 	show(call, r);
 
-	/* Without a handler SIGALRM is fatal: the alarm of a child ends it. */
 	it = (struct itimerval){ { 0, 0 }, { 0, 1000000 } };
 	show("setitimer(tv_usec 1000000)", rsys(SYS_setitimer, ITIMER_REAL, &it, NULL));
 	it = (struct itimerval){ { 0, 1000000 }, { 0, 0 } };
@@ -357,15 +359,33 @@ static void itimer(void)
 	show("getitimer(which=5)", rsys(SYS_getitimer, 5, &old));
 }
 
+/* The si_code of SIGALRM from an ITIMER_REAL expiry and from alarm(). */
+static void alarm_sicode(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 50000 } };
+
+	set_handler(SIGALRM, recorder, 0, NULL);
+	rsys(SYS_setitimer, ITIMER_REAL, &it, NULL);
+	rsys0(SYS_pause);
+	printf("setitimer(ITIMER_REAL, 50ms):\n");
+	print_events("  ", 0);
+	alarm(1);
+	rsys0(SYS_pause);
+	printf("alarm(1):\n");
+	print_events("  ", 0);
+}
+
 /* ---- sigaltstack ---- */
+static void altstack_frame(void);
 
 static char altstack[64 * 1024] __attribute__((aligned(16)));
 static struct {
 	long query_ret, change_ret;
 	stack_t query, frame;
 	int local_inside;
-	int local_on_main_stack;
 } seen;
+static int try_change;	/* the handler tries to re-register the altstack */
+static int show_frame;	/* print the uc_stack the frame saved */
 
 static int inside_altstack(const void *p)
 {
@@ -379,7 +399,8 @@ static void altstack_handler(int sig, siginfo_t *si, void *ucv)
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 
 	seen.query_ret = rsys(SYS_sigaltstack, NULL, &seen.query);
-	seen.change_ret = rsys(SYS_sigaltstack, &ss, NULL);
+	if (try_change)
+		seen.change_ret = rsys(SYS_sigaltstack, &ss, NULL);
 	seen.frame = uc->uc_stack;
 	seen.local_inside = inside_altstack((const void *)&local);
 }
@@ -411,9 +432,11 @@ static void run_on_altstack(const char *what)
 	printf("in the handler (%s):\n", what);
 	show("  sigaltstack(NULL, &old)", seen.query_ret);
 	print_stack("old", &seen.query);
-	print_stack("uc_stack", &seen.frame);
+	if (show_frame)
+		print_stack("uc_stack", &seen.frame);
 	printf("  local variable inside the altstack: %s\n", seen.local_inside ? "yes" : "no");
-	show("  sigaltstack(&new) on it", seen.change_ret);
+	if (try_change)
+		show("  sigaltstack(&new) on it", seen.change_ret);
 }
 
 static void altstack_calls(void)
@@ -424,6 +447,7 @@ static void altstack_calls(void)
 	print_stack("old", &old);
 	show("sigaltstack(64K)", rsys(SYS_sigaltstack, &ss, NULL));
 	set_handler(SIGUSR1, altstack_handler, SA_ONSTACK, NULL);
+	try_change = 1;
 	run_on_altstack("SA_ONSTACK");
 	show("sigaltstack(NULL, &old) after", rsys(SYS_sigaltstack, NULL, &old));
 	print_stack("old", &old);
@@ -431,13 +455,7 @@ static void altstack_calls(void)
 	set_handler(SIGUSR1, altstack_handler, 0, NULL);
 	run_on_altstack("no SA_ONSTACK");
 
-	ss.ss_flags = SS_AUTODISARM;
-	show("sigaltstack(64K, SS_AUTODISARM)", rsys(SYS_sigaltstack, &ss, NULL));
-	set_handler(SIGUSR1, altstack_handler, SA_ONSTACK, NULL);
-	run_on_altstack("SA_ONSTACK, SS_AUTODISARM");
-	show("sigaltstack(NULL, &old) after", rsys(SYS_sigaltstack, NULL, &old));
-	print_stack("old", &old);
-
+	try_change = 1;
 	ss = (stack_t){ .ss_flags = SS_DISABLE };
 	show("sigaltstack(SS_DISABLE)", rsys(SYS_sigaltstack, &ss, &old));
 	print_stack("old", &old);
@@ -459,11 +477,30 @@ static void altstack_calls(void)
 	show("sigaltstack(NULL, oss=1)", rsys(SYS_sigaltstack, NULL, 1));
 }
 
+/* What the frame saves in uc_stack, and SS_AUTODISARM. */
+static void altstack_frame(void)
+{
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) }, old;
+
+	show_frame = 1;
+	show("sigaltstack(64K)", rsys(SYS_sigaltstack, &ss, NULL));
+	set_handler(SIGUSR1, altstack_handler, SA_ONSTACK, NULL);
+	run_on_altstack("SA_ONSTACK");
+	/* Disarmed while the handler runs; sigreturn re-arms it from uc_stack. */
+	ss.ss_flags = SS_AUTODISARM;
+	try_change = 0;
+	show("sigaltstack(64K, SS_AUTODISARM)", rsys(SYS_sigaltstack, &ss, NULL));
+	set_handler(SIGUSR1, altstack_handler, SA_ONSTACK, NULL);
+	run_on_altstack("SA_ONSTACK, SS_AUTODISARM");
+	show("sigaltstack(NULL, &old) after", rsys(SYS_sigaltstack, NULL, &old));
+	print_stack("old", &old);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2)
-		die("usage: sigcalls timedwait|queue|order|itimer|altstack");
+		die("usage: sigcalls timedwait|queue|order|itimer|alarm-sicode|altstack|altstack-frame");
 	if (strcmp(argv[1], "sleep") == 0) {	/* a child to signal */
 		msleep(10000);
 		return 0;
@@ -477,8 +514,12 @@ int main(int argc, char **argv)
 		order();
 	else if (strcmp(argv[1], "itimer") == 0)
 		itimer();
+	else if (strcmp(argv[1], "alarm-sicode") == 0)
+		alarm_sicode();
 	else if (strcmp(argv[1], "altstack") == 0)
 		altstack_calls();
+	else if (strcmp(argv[1], "altstack-frame") == 0)
+		altstack_frame();
 	else
 		die("unknown scenario %s", argv[1]);
 	return 0;

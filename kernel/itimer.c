@@ -23,7 +23,7 @@ static void it_real_fn(struct timer_list *t)
 
 	memset(&info, 0, sizeof(info));
 	info.si_signo = SIGALRM;
-	info.si_code = SI_TIMER;
+	info.si_code = SI_KERNEL;	/* Linux sends it as SEND_SIG_PRIV */
 	send_signal(SIGALRM, &info, sig->leader, true);
 	if (sig->it_real_incr)
 		mod_timer(&sig->real_timer, t->expires + sig->it_real_incr);

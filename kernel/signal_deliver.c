@@ -33,33 +33,110 @@ static sigset_t *sigmask_to_save(void)
 	return &current->blocked;
 }
 
+/* Is sp on the sigaltstack? Never, with SS_AUTODISARM: the stack was
+ * disarmed when the handler was entered on it (include/linux/sched/signal.h). */
+static bool on_sig_stack(unsigned long sp)
+{
+	struct task_struct *t = current;
+
+	if (t->sas_ss_flags & SS_AUTODISARM)
+		return false;
+	return sp > t->sas_ss_sp && sp - t->sas_ss_sp <= t->sas_ss_size;
+}
+
+static int sas_ss_flags(unsigned long sp)
+{
+	if (!current->sas_ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+static void sas_ss_reset(struct task_struct *t)
+{
+	t->sas_ss_sp = 0;
+	t->sas_ss_size = 0;
+	t->sas_ss_flags = SS_DISABLE;
+}
+
 /* Where the frame goes: below the red zone, or on the sigaltstack. */
 static unsigned long get_sigframe_sp(struct ksignal *ksig, struct pt_regs *regs, size_t fpsize,
 				     unsigned long *fp)
 {
 	struct task_struct *t = current;
 	unsigned long sp = regs->sp - 128;
-	bool on_stack = t->sas_ss_size && sp - t->sas_ss_sp < t->sas_ss_size;
 
-	if ((ksig->ka.flags & SA_ONSTACK) && t->sas_ss_size && !on_stack) {
+	if ((ksig->ka.flags & SA_ONSTACK) && sas_ss_flags(sp) == 0)
 		sp = t->sas_ss_sp + t->sas_ss_size;
-		if (t->sas_ss_flags & SS_AUTODISARM) {
-			t->sas_ss_sp = 0;
-			t->sas_ss_size = 0;
-		}
-	}
 	sp = ALIGN_DOWN(sp - fpsize, 64);
 	*fp = sp;
 	sp -= sizeof(struct rt_sigframe);
 	return ALIGN_DOWN(sp, 16) - 8;
 }
 
+/*
+ * The FPU state in a host frame: the 512-byte fxsave area, whose software
+ * reserved bytes at 464 (struct _fpx_sw_bytes) describe the xsave area
+ * that follows, then the xsave header at 512 (arch/x86/include/uapi/asm/
+ * sigcontext.h). Only the host's own frames are read this way.
+ */
 #define FP_XSTATE_MAGIC1 0x46505853U
+#define FP_XSTATE_MAGIC2 0x46505845U
+#define FXSAVE_SIZE 512
+
+struct fpx_sw_bytes {
+	u32 magic1;
+	u32 extended_size;	/* everything, magic2 included */
+	u64 xfeatures;
+	u32 xstate_size;	/* up to magic2 */
+	u32 padding[7];
+};
+
+static const struct fpx_sw_bytes *fpx_sw(const void *fp)
+{
+	return (const struct fpx_sw_bytes *)((const char *)fp + 464);
+}
+
 static size_t fpstate_size(const void *fp)
 {
-	const u32 *sw = (const u32 *)((const char *)fp + 464);
+	if (!fp)
+		return 0;
+	return fpx_sw(fp)->magic1 == FP_XSTATE_MAGIC1 ? fpx_sw(fp)->extended_size : FXSAVE_SIZE;
+}
 
-	return fp ? (sw[0] == FP_XSTATE_MAGIC1 ? sw[1] : 512) : 0;
+/*
+ * A program's FPU state, copied over the host frame's by rt_sigreturn, must
+ * be one the host's own sigreturn accepts: umk would die, not the task, if
+ * its xrstor faulted. Check what XRSTOR would fault on, as Linux's
+ * __fpu_restore_sig finds by trying: the layout the host described (sw),
+ * MXCSR's reserved bits, and the xsave header (no unknown features, the
+ * standard format, reserved bytes zero). Departure from Linux: a legacy
+ * fxsave-only frame is refused rather than restored in part.
+ */
+static bool fpstate_valid(const void *fp, const struct fpx_sw_bytes *host)
+{
+	const struct fpx_sw_bytes *sw = fpx_sw(fp);
+	const u8 *b = fp;
+	u32 mxcsr, mxcsr_mask, magic2;
+	u64 xstate_bv, xcomp_bv;
+	size_t i;
+
+	memcpy(&mxcsr, b + 24, 4);
+	memcpy(&mxcsr_mask, b + 28, 4);
+	if (mxcsr & ~(mxcsr_mask ? mxcsr_mask : 0xffbf))
+		return false;
+	if (host->magic1 != FP_XSTATE_MAGIC1)
+		return true;		/* the host uses plain fxsave frames */
+	if (memcmp(sw, host, sizeof(*sw)))
+		return false;
+	memcpy(&magic2, b + host->xstate_size, 4);
+	memcpy(&xstate_bv, b + FXSAVE_SIZE, 8);
+	memcpy(&xcomp_bv, b + FXSAVE_SIZE + 8, 8);
+	if (magic2 != FP_XSTATE_MAGIC2 || (xstate_bv & ~host->xfeatures) || xcomp_bv)
+		return false;
+	for (i = FXSAVE_SIZE + 16; i < FXSAVE_SIZE + 64; i++)
+		if (b[i])
+			return false;
+	return true;
 }
 
 /* Build the rt_sigframe on the user stack (setup_rt_frame in
@@ -71,6 +148,7 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	unsigned long fp, frame_sp;
 	struct rt_sigframe frame;
 	stack_t old_ss = { (void __user *)t->sas_ss_sp, (int)t->sas_ss_flags, t->sas_ss_size };
+	bool on_altstack;
 
 	/* x86-64 has no default restorer: without SA_RESTORER it cannot return. */
 	if (!(ksig->ka.flags & SA_RESTORER))
@@ -81,11 +159,12 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	frame.pretcode = ksig->ka.restorer;
 	frame.info = ksig->info;
 	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS | (fpsize > 512 ? UC_FP_XSTATE : 0);
-	if (!old_ss.ss_size)
-		old_ss.ss_flags = SS_DISABLE;
-	else if (frame_sp - t->sas_ss_sp < t->sas_ss_size)
-		old_ss.ss_flags |= SS_ONSTACK;
+	/* The task's own altstack settings (__save_altstack), then disarm. */
 	frame.uc.uc_stack = old_ss;
+	on_altstack = old_ss.ss_size && frame_sp > t->sas_ss_sp &&
+		      frame_sp - t->sas_ss_sp <= old_ss.ss_size;
+	if (t->sas_ss_flags & SS_AUTODISARM)
+		sas_ss_reset(t);
 	frame.uc.uc_mcontext = *regs;
 	frame.uc.uc_mcontext.trapno = 0;	/* umk's fs slot: not the user's */
 	frame.uc.uc_mcontext.cr2 = 0;		/* umk's selector slot */
@@ -111,8 +190,7 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	 * none when the frame has no FPU state. */
 	regs->fpstate = NULL;
 	trace(TR_DELIVER, "%s -> handler %#lx frame %#lx%s", signal_name(ksig->sig),
-	      (unsigned long)ksig->ka.handler, frame_sp,
-	      frame_sp >= t->sas_ss_sp && frame_sp - t->sas_ss_sp < old_ss.ss_size ? " (altstack)" : "");
+	      (unsigned long)ksig->ka.handler, frame_sp, on_altstack ? " (altstack)" : "");
 	return 0;
 }
 
@@ -235,45 +313,42 @@ long sys_restart_syscall(void)
 	return restart->fn(restart);
 }
 
-static bool on_sig_stack(unsigned long sp)
-{
-	struct task_struct *t = current;
+#define MINSIGSTKSZ 2048
+#define SS_FLAG_BITS SS_AUTODISARM
 
-	if (t->sas_ss_flags & SS_AUTODISARM)
-		return false;
-	return sp - t->sas_ss_sp < t->sas_ss_size;
-}
-
+/* kernel/signal.c's do_sigaltstack: EPERM while running on the stack;
+ * asking for what is already set is no change. */
 static int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
 {
 	struct task_struct *t = current;
 
 	if (oss) {
+		memset(oss, 0, sizeof(*oss));
 		oss->ss_sp = (void __user *)t->sas_ss_sp;
 		oss->ss_size = t->sas_ss_size;
-		oss->ss_flags = (t->sas_ss_size ? 0 : SS_DISABLE) | t->sas_ss_flags |
-				(on_sig_stack(sp) ? SS_ONSTACK : 0);
-		if (!t->sas_ss_size)
-			oss->ss_flags = SS_DISABLE | (t->sas_ss_flags & SS_AUTODISARM);
+		oss->ss_flags = sas_ss_flags(sp) | (t->sas_ss_flags & SS_FLAG_BITS);
 	}
 	if (ss) {
-		unsigned int flags = ss->ss_flags & ~SS_AUTODISARM;
+		unsigned long ss_sp = (unsigned long)ss->ss_sp;
+		size_t ss_size = ss->ss_size;
+		unsigned int ss_flags = ss->ss_flags;
+		unsigned int ss_mode = ss_flags & ~SS_FLAG_BITS;
 
 		if (on_sig_stack(sp))
 			return -EPERM;
-		if (flags != SS_DISABLE && flags != SS_ONSTACK && flags != 0)
+		if (ss_mode != SS_DISABLE && ss_mode != SS_ONSTACK && ss_mode != 0)
 			return -EINVAL;
-		if (flags == SS_DISABLE) {
-			t->sas_ss_sp = 0;
-			t->sas_ss_size = 0;
-			t->sas_ss_flags = SS_DISABLE;
-		} else {
-			if (ss->ss_size < 2048)	/* MINSIGSTKSZ */
-				return -ENOMEM;
-			t->sas_ss_sp = (unsigned long)ss->ss_sp;
-			t->sas_ss_size = ss->ss_size;
-			t->sas_ss_flags = ss->ss_flags & SS_AUTODISARM;
+		if (t->sas_ss_sp == ss_sp && t->sas_ss_size == ss_size && t->sas_ss_flags == ss_flags)
+			return 0;
+		if (ss_mode == SS_DISABLE) {
+			ss_size = 0;
+			ss_sp = 0;
+		} else if (ss_size < MINSIGSTKSZ) {
+			return -ENOMEM;
 		}
+		t->sas_ss_sp = ss_sp;
+		t->sas_ss_size = ss_size;
+		t->sas_ss_flags = ss_flags;
 	}
 	return 0;
 }
@@ -305,6 +380,7 @@ long sys_rt_sigreturn(void)
 	struct ucontext uc;
 	struct pt_regs *sc = &uc.uc_mcontext;
 	size_t fpsize = fpstate_size(regs->fpstate);
+	struct fpx_sw_bytes host_sw;
 	sigset_t set;
 
 	if (copy_from_user(&uc, &frame->uc, sizeof(uc)))
@@ -320,13 +396,16 @@ long sys_rt_sigreturn(void)
 	/* Only the flags a program may change (FIX_EFLAGS). */
 	regs->flags = (regs->flags & ~0x50dd5UL) | (sc->flags & 0x50dd5UL);
 	if (!sc->fpstate) {
-		regs->fpstate = NULL;
+		regs->fpstate = NULL;		/* a fresh FPU, as Linux gives */
 	} else if (regs->fpstate) {
-		if (fpstate_size((const void *)sc->fpstate) != fpsize &&
-		    fpstate_size(regs->fpstate) != fpsize)
+		/* Over the host frame's own area, checked before the host
+		 * restores it; on failure the host gets none at all. */
+		host_sw = *fpx_sw(regs->fpstate);
+		if (copy_from_user(regs->fpstate, sc->fpstate, fpsize) ||
+		    !fpstate_valid(regs->fpstate, &host_sw)) {
+			regs->fpstate = NULL;
 			goto badframe;
-		if (copy_from_user(regs->fpstate, sc->fpstate, fpsize))
-			goto badframe;
+		}
 	}
 	sys_sigaltstack_restore(&uc.uc_stack);
 

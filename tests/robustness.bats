@@ -1,0 +1,33 @@
+#!/usr/bin/env bats
+# Nothing a program does can crash umk: only the program dies.
+
+load helper
+
+@test "system calls made with EFLAGS.AC set work, natively too (umk died of SIGBUS once)" {
+	same_as_native $H/acflag
+	assert_output "with AC
+write = 8
+nanosleep = 0
+handler runs = 1"
+}
+
+@test "random arguments to every system call kill at most the caller, never umk" {
+	# 40 children, 300 random calls each, each ending in an rt_sigreturn
+	# through a garbage frame; umk itself must come through.
+	run --separate-stderr timeout 120 $UMK $H/fuzz 40 300 </dev/null
+	echo "$stderr"
+	assert_success
+	assert_line --index 0 --regexp '^fuzz: 40 children, [0-9]+ exited, [0-9]+ killed by a signal$'
+	refute_output --partial oops
+	[[ $stderr != *oops* ]] || fail "umk oopsed: $stderr"
+}
+
+@test "a fault whose handler's frame cannot be written kills only the program" {
+	native -s 139 $H/badaltstack
+	assert_output faulting
+	umk -s 139 --trace $H/badaltstack
+	assert_output faulting
+	# umk itself reached its halt: the host did not kill it
+	untimed "$stderr" | grep -qx '1 task halt: pid 1 is gone, umk exits with 139' ||
+		fail "umk did not exit by itself: $stderr"
+}
