@@ -31,3 +31,22 @@ handler runs = 1"
 	untimed "$stderr" | grep -qx '1 task halt: pid 1 is gone, umk exits with 139' ||
 		fail "umk did not exit by itself: $stderr"
 }
+
+@test "a handler sees the interrupted FPU state in its frame and what it writes there comes back" {
+	same_as_native $H/fpframe
+	assert_output "raising
+handler saw xmm0 as interrupted
+after sigreturn xmm0 is what the handler wrote
+rounding toward zero: yes"
+}
+
+@test "a frame with reserved MXCSR bits makes sigreturn kill the program, not umk" {
+	native -s 139 $H/fpframe bad
+	assert_output raising
+	umk -s 139 --trace $H/fpframe bad
+	assert_output raising
+	untimed "$stderr" | grep -qx '1 deliver sigreturn: bad frame -> SIGSEGV' ||
+		fail "no bad-frame sigreturn in: $stderr"
+	untimed "$stderr" | grep -qx '1 task halt: pid 1 is gone, umk exits with 139' ||
+		fail "umk did not exit by itself: $stderr"
+}
