@@ -45,6 +45,10 @@
 	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |           \
 	 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE)
 
+/* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
+ * past it clone fails with -EAGAIN, as Linux's copy_process does. */
+#define MAX_THREADS 4096
+static int nr_threads;
 static pid_t last_pid;
 
 static pid_t alloc_pid(void)
@@ -116,6 +120,10 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 {
 	struct task_struct *parent = current, *p;
 
+	if (nr_threads >= MAX_THREADS) {
+		*err = -EAGAIN;
+		return NULL;
+	}
 	p = alloc_task();
 	if (!p) {
 		*err = -ENOMEM;
@@ -180,7 +188,14 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		return NULL;	/* leaks p: only when the host is out of memory */
 	}
 	list_add_tail(&p->tasks, &task_list);
+	nr_threads++;
 	return p;
+}
+
+/* A task is gone for good (its kernel stack freed). */
+void task_count_dec(void)
+{
+	nr_threads--;
 }
 
 static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *parent_tid,

@@ -79,6 +79,32 @@ const char *signal_name(int sig)
 
 /* ---- pending sets ---- */
 
+/* RLIMIT_SIGPENDING: queued siginfos for umk's one user (root), the host's
+ * default limit here. Past it, real-time signals from sigqueue fail with
+ * -EAGAIN and other signals are still sent without their siginfo. */
+#define SIGQUEUE_MAX 96362
+static int nr_sigqueues;
+
+static struct sigqueue *sigqueue_alloc(int sig, const kernel_siginfo_t *info)
+{
+	bool override_rlimit = sig < SIGRTMIN && info->si_code >= 0;
+	struct sigqueue *q;
+
+	if (nr_sigqueues >= SIGQUEUE_MAX && !override_rlimit)
+		return NULL;
+	q = kmalloc(sizeof(*q));
+	INIT_LIST_HEAD(&q->list);
+	q->info = *info;
+	nr_sigqueues++;
+	return q;
+}
+
+static void sigqueue_free(struct sigqueue *q)
+{
+	nr_sigqueues--;
+	kfree(q);
+}
+
 void flush_sigqueue_mask(unsigned long mask, struct sigpending *p)
 {
 	struct sigqueue *q, *n;
@@ -89,7 +115,7 @@ void flush_sigqueue_mask(unsigned long mask, struct sigpending *p)
 	list_for_each_entry_safe(q, n, &p->list, list) {
 		if (sigmask(q->info.si_signo) & mask) {
 			list_del_init(&q->list);
-			kfree(q);
+			sigqueue_free(q);
 		}
 	}
 }
@@ -252,10 +278,12 @@ int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool gro
 		return 0;
 	trace(TR_SIGNAL, "%s -> %d%s", signal_name(sig), group ? t->tgid : t->pid,
 	      group ? "" : " (thread)");
-	q = kmalloc(sizeof(*q));
-	INIT_LIST_HEAD(&q->list);
-	q->info = *info;
-	list_add_tail(&q->list, &pending->list);
+	q = sigqueue_alloc(sig, info);
+	if (q)
+		list_add_tail(&q->list, &pending->list);
+	else if (sig >= SIGRTMIN && info->si_code != SI_USER)
+		return -EAGAIN;		/* queue overflow: sigqueue() sees it */
+	/* else: sent all the same, its siginfo lost (collect_signal makes one) */
 	sigaddset(&pending->signal, sig);
 	complete_signal(sig, t, group);
 	return 0;
@@ -406,7 +434,7 @@ static void collect_signal(int sig, struct sigpending *list, kernel_siginfo_t *i
 	if (first) {
 		*info = first->info;
 		list_del_init(&first->list);
-		kfree(first);
+		sigqueue_free(first);
 	} else {
 		fill_kill_info(info, sig, SI_USER);
 		info->_kill.pid = 0;

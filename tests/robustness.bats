@@ -50,3 +50,13 @@ rounding toward zero: yes"
 	untimed "$stderr" | grep -qx '1 task halt: pid 1 is gone, umk exits with 139' ||
 		fail "umk did not exit by itself: $stderr"
 }
+
+@test "queueing real-time signals stops with EAGAIN at RLIMIT_SIGPENDING, natively too" {
+	same_as_native $H/limits sigqueue
+	assert_output "sigqueue: EAGAIN after more than 10000 signals"
+}
+
+@test "creating threads stops with EAGAIN at umk's thread limit, and umk exits cleanly" {
+	umk $H/limits threads
+	assert_output "pthread_create: EAGAIN after 4096 threads"
+}

@@ -204,6 +204,9 @@ void init_thread_info(struct task_struct *p, void *stack);
 struct task_struct *idle_task_init(void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
 
+/* kernel/fork.c */
+void task_count_dec(void);	/* a task's kernel stack was freed */
+
 /* kernel/exit.c */
 void release_task(struct task_struct *p);	/* free a reaped task */
 void do_exit(long code) __noreturn;

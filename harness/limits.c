@@ -1,0 +1,57 @@
+/*
+ * limits: what a program meets when it asks for too much.
+ *   limits sigqueue   queue real-time signals until sigqueue() fails: it
+ *                     must fail with EAGAIN at RLIMIT_SIGPENDING, not
+ *                     exhaust the kernel's memory
+ *   limits threads    create threads until pthread_create() fails: EAGAIN
+ *                     at the kernel's thread limit
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void *sleeper(void *arg)
+{
+	pause();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	long n;
+
+	if (argc > 1 && !strcmp(argv[1], "sigqueue")) {
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGRTMIN);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		for (n = 0; n < 1000000; n++)
+			if (sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = n }))
+				break;
+		printf("sigqueue: %s after %s signals\n", n < 1000000 ? errno_name(errno) : "no failure",
+		       n >= 10000 ? "more than 10000" : "fewer than 10000");
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "threads")) {
+		pthread_attr_t attr;
+		pthread_t t;
+		int err = 0;
+
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, 16384);
+		for (n = 0; n < 1000000; n++) {
+			err = pthread_create(&t, &attr, sleeper, NULL);
+			if (err)
+				break;
+		}
+		printf("pthread_create: %s after %ld threads\n", err ? errno_name(err) : "no failure", n);
+		return 0;
+	}
+	die("usage: limits sigqueue|threads");
+}
