@@ -46,8 +46,6 @@
 #define FLAGS_CLOCKRT 0x02		/* the deadline is on CLOCK_REALTIME */
 #define FLAGS_HAS_TIMEOUT 0x04		/* restart_block.futex.time is set */
 
-#define KTIME_MAX INT64_MAX
-#define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
 
 struct futex_q {
 	struct list_head list;		/* in futex_queue while waiting */
@@ -227,11 +225,6 @@ static long do_futex(u32 __user *uaddr, int op, u32 val, const s64 *timeout, u32
 	return -ENOSYS;
 }
 
-static bool timespec64_valid(const struct __kernel_timespec *ts)
-{
-	return ts->tv_sec >= 0 && (unsigned long)ts->tv_nsec < NSEC_PER_SEC;
-}
-
 /*
  * The timeout is read (and checked) before anything else, as Linux's
  * sys_futex does. FUTEX_WAIT's is relative to now on CLOCK_MONOTONIC;
@@ -251,11 +244,11 @@ long sys_futex(u32 __user *uaddr, int op, u32 val, const struct __kernel_timespe
 			return -EFAULT;
 		if (!timespec64_valid(&ts))
 			return -EINVAL;
-		t = ts.tv_sec >= KTIME_SEC_MAX ? KTIME_MAX : timespec_to_ns(&ts);
+		t = timespec_to_ns(&ts);
 		if (cmd == FUTEX_WAIT) {
 			s64 now = ktime_get();
 
-			t = t > KTIME_MAX - now ? KTIME_MAX : now + t;
+			t = ktime_add_safe(now, t);
 		}
 		tp = &t;
 	}

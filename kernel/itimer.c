@@ -26,7 +26,7 @@ static void it_real_fn(struct timer_list *t)
 	info.si_code = SI_KERNEL;	/* Linux sends it as SEND_SIG_PRIV */
 	send_signal(SIGALRM, &info, sig->leader, true);
 	if (sig->it_real_incr)
-		mod_timer(&sig->real_timer, t->expires + sig->it_real_incr);
+		mod_timer(&sig->real_timer, ktime_add_safe(t->expires, sig->it_real_incr));
 }
 
 void itimer_init(struct signal_struct *sig)
@@ -42,8 +42,11 @@ static struct __kernel_old_timeval ns_to_timeval(s64 ns)
 	return tv;
 }
 
+/* Saturating, as Linux's timeval conversion: a huge time is "forever". */
 static s64 timeval_to_ns(const struct __kernel_old_timeval *tv)
 {
+	if (tv->tv_sec >= KTIME_SEC_MAX)
+		return KTIME_MAX;
 	return tv->tv_sec * NSEC_PER_SEC + tv->tv_usec * 1000;
 }
 
@@ -70,7 +73,7 @@ static void set_itimer_real(const struct __kernel_old_itimerval *v)
 	del_timer(&sig->real_timer);
 	sig->it_real_incr = timeval_to_ns(&v->it_interval);
 	if (value)
-		mod_timer(&sig->real_timer, ktime_get() + value);
+		mod_timer(&sig->real_timer, ktime_add_safe(ktime_get(), value));
 }
 
 static bool timeval_valid(const struct __kernel_old_timeval *tv)

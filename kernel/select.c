@@ -36,17 +36,10 @@
 
 #define RLIMIT_NOFILE_CUR 1024		/* poll's nfds limit: see above */
 #define TIME64_MAX INT64_MAX
-#define KTIME_MAX INT64_MAX
-#define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
 #define USEC_PER_SEC 1000000L
 #define MSEC_PER_SEC 1000L
 
 /* ---- times ---- */
-
-static bool timespec64_valid(const struct __kernel_timespec *ts)
-{
-	return ts->tv_sec >= 0 && (unsigned long)ts->tv_nsec < NSEC_PER_SEC;
-}
 
 static struct __kernel_timespec ktime_get_ts64(void)
 {
@@ -70,13 +63,6 @@ static struct __kernel_timespec timespec64_add_safe(struct __kernel_timespec lhs
 		res.tv_nsec = 0;
 	}
 	return res;
-}
-
-static u64 timespec64_to_ktime(const struct __kernel_timespec *ts)
-{
-	if (ts->tv_sec >= KTIME_SEC_MAX)
-		return KTIME_MAX;
-	return timespec_to_ns(ts);
 }
 
 /* The end time for a timeout of sec, nsec from now: -EINVAL if they are
@@ -389,7 +375,7 @@ static int do_select(int n, fd_set_bits *fds, struct __kernel_timespec *end_time
 
 		/* The first time we sleep, the end time becomes an expiry. */
 		if (end_time && !to) {
-			expire = timespec64_to_ktime(end_time);
+			expire = timespec_to_ns(end_time);
 			to = &expire;
 		}
 		if (!poll_schedule_timeout(&table, TASK_INTERRUPTIBLE, to))
@@ -548,7 +534,7 @@ static int do_poll(struct pollfd *fds, unsigned int nfds, struct poll_wqueues *w
 
 		/* The first time we sleep, the end time becomes an expiry. */
 		if (end_time && !to) {
-			expire = timespec64_to_ktime(end_time);
+			expire = timespec_to_ns(end_time);
 			to = &expire;
 		}
 		if (!poll_schedule_timeout(wait, TASK_INTERRUPTIBLE, to))

@@ -217,7 +217,7 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user 
 	if (uts) {
 		if (copy_from_user(&ts, uts, sizeof(ts)))
 			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		if (!timespec64_valid(&ts))
 			return -EINVAL;
 	}
 	these.sig &= ~SIG_KERNEL_ONLY_MASK;
@@ -232,7 +232,8 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user 
 		tsk->blocked.sig &= ~these.sig;
 		recalc_sigpending();
 		if (uts)
-			hrtimer_sleeper_start(&st, ktime_get() + timespec_to_ns(&ts), "rt_sigtimedwait");
+			hrtimer_sleeper_start(&st, ktime_add_safe(ktime_get(), timespec_to_ns(&ts)),
+					      "rt_sigtimedwait");
 		while (!signal_pending(tsk) && (!uts || st.task)) {
 			set_current_state(TASK_INTERRUPTIBLE);
 			schedule();

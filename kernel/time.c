@@ -168,9 +168,12 @@ void hrtimer_sleeper_cancel(struct hrtimer_sleeper *sl)
 /* Expiry on clockid, as CLOCK_MONOTONIC: the kernel's timers run on it. */
 static u64 to_monotonic(int clockid, s64 expires)
 {
+	s64 left;
+
 	if (clockid == CLOCK_MONOTONIC)
 		return expires;
-	return expires - clock_get_ns(clockid) + ktime_get();
+	left = expires - clock_get_ns(clockid);
+	return left > 0 ? ktime_add_safe(ktime_get(), left) : (s64)ktime_get();
 }
 
 /* Sleep until expires on clockid. Returns 0 when it passed, or the time
@@ -216,7 +219,7 @@ static long hrtimer_nanosleep(s64 req, int flags, int clockid,
 			      struct __kernel_timespec __user *rmtp)
 {
 	struct restart_block *restart = &current_thread_info()->restart_block;
-	s64 expires = flags & TIMER_ABSTIME ? req : clock_get_ns(clockid) + req;
+	s64 expires = flags & TIMER_ABSTIME ? req : ktime_add_safe(clock_get_ns(clockid), req);
 	s64 left;
 
 	left = do_nanosleep(clockid, expires);
@@ -239,7 +242,7 @@ static int get_timespec(s64 *ns, const struct __kernel_timespec __user *uts)
 
 	if (copy_from_user(&ts, uts, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+	if (!timespec64_valid(&ts))
 		return -EINVAL;
 	*ns = timespec_to_ns(&ts);
 	return 0;

@@ -60,3 +60,11 @@ rounding toward zero: yes"
 	umk $H/limits threads
 	assert_output "pthread_create: EAGAIN after 4096 threads"
 }
+
+@test "times whose nanoseconds overflow saturate to forever, as on Linux (umk looped forever once)" {
+	same_as_native $H/hugetime
+	assert_output "setitimer(huge interval) = 0
+alive, SIGALRM 1 time(s)
+nanosleep(huge) = -1 EINTR
+it slept 100 ms"
+}

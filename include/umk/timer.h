@@ -57,9 +57,27 @@ u64 ktime_since_boot(void);	/* ns since umk started, for the trace */
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
 
+#define KTIME_MAX INT64_MAX
+#define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
+
+static inline bool timespec64_valid(const struct __kernel_timespec *ts)
+{
+	return ts->tv_sec >= 0 && (unsigned long)ts->tv_nsec < NSEC_PER_SEC;
+}
+
+/* A valid timespec from a program as ns, saturating at KTIME_MAX rather
+ * than wrapping (timespec64_to_ktime): a huge timeout is "forever". */
 static inline s64 timespec_to_ns(const struct __kernel_timespec *ts)
 {
+	if (ts->tv_sec >= KTIME_SEC_MAX)
+		return KTIME_MAX;
 	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+}
+
+/* a + b for ns values >= 0, saturating (ktime_add_safe). */
+static inline s64 ktime_add_safe(s64 a, s64 b)
+{
+	return a > KTIME_MAX - b ? KTIME_MAX : a + b;
 }
 
 static inline struct __kernel_timespec ns_to_timespec(s64 ns)
