@@ -212,6 +212,9 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
+	/* Siblings of init would have no parent to reap them (copy_process). */
+	if ((flags & CLONE_PARENT) && current->group_leader->real_parent == idle_task)
+		return -EINVAL;
 	if (!(flags & CLONE_VM)) {
 		trace(TR_NOSYS, "clone without CLONE_VM (umk has no MMU)");
 		return -ENOSYS;
@@ -231,8 +234,14 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	wake_up_new_task(p);
 	if (flags & CLONE_VFORK) {
 		/* Until the child execs or exits, it runs on our memory and our
-		 * stack: wait. p may be gone when this returns. */
-		wait_for_completion_killable(&vfork);
+		 * stack: wait. Killed first, we must take our completion back
+		 * from a child that would complete it on our freed stack
+		 * (wait_for_vfork_done); p itself may be gone by then. */
+		if (wait_for_completion_killable(&vfork)) {
+			p = find_task_by_pid(pid);
+			if (p && p->vfork_done == &vfork)
+				p->vfork_done = NULL;
+		}
 	}
 	return pid;
 }

@@ -266,6 +266,8 @@ static void complete_signal(int sig, struct task_struct *p, bool group)
 
 int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool group)
 {
+	if (sig < 1 || sig > _NSIG)
+		panic("send_signal: signal %d to pid %d", sig, t->pid);
 	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
 	struct sigqueue *q;
 
@@ -348,6 +350,10 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
 {
 	kernel_siginfo_t info;
 
+	/* clone() takes any exit signal in CSIGNAL; Linux sends only valid
+	 * ones (do_notify_parent). */
+	if (!valid_signal(sig))
+		sig = 0;
 	memset(&info, 0, sizeof(info));
 	info.si_signo = sig;
 	info.si_code = code;
@@ -366,9 +372,13 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
 bool do_notify_parent(struct task_struct *tsk, int sig)
 {
 	struct task_struct *parent = tsk->real_parent;
-	struct k_sigaction *ka = sig_action(parent, SIGCHLD);
+	struct k_sigaction *ka;
 	int code, status;
 	bool autoreap = false;
+
+	if (!parent || parent == idle_task)
+		panic("do_notify_parent: pid %d has no parent process", tsk->pid);
+	ka = sig_action(parent, SIGCHLD);
 
 	if (tsk->exit_code & 0x7f) {
 		code = (tsk->exit_code & 0x80) ? CLD_DUMPED : CLD_KILLED;

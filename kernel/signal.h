@@ -29,6 +29,7 @@ void fill_kill_info(kernel_siginfo_t *info, int sig, int code);
 int dequeue_signal(const sigset_t *mask, kernel_siginfo_t *info);
 bool get_signal(struct ksignal *ksig);
 void force_sigsegv(int sig);
+void force_sig_fault(int sig, int code, unsigned long addr);
 void recalc_sigpending(void);
 void signal_wake_up(struct task_struct *t, bool fatal);
 

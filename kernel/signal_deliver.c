@@ -417,6 +417,8 @@ long sys_rt_sigreturn(void)
 
 badframe:
 	trace(TR_DELIVER, "sigreturn: bad frame -> SIGSEGV");
-	force_sigsegv(SIGSEGV);
+	/* signal_fault: a plain forced SIGSEGV; a handler of the program's
+	 * may still run if it is neither blocked nor ignored. */
+	force_sig_fault(SIGSEGV, SI_KERNEL, 0);
 	return 0;
 }

@@ -68,3 +68,15 @@ alive, SIGALRM 1 time(s)
 nanosleep(huge) = -1 EINTR
 it slept 100 ms"
 }
+
+@test "a vfork parent killed before its child exits takes its completion back (umk oopsed once)" {
+	same_as_native $H/vforkkill
+	assert_output "P: killed by SIGKILL
+the first task survived"
+}
+
+@test "an exit signal above 64 from clone is never sent (umk killed the parent with it once)" {
+	same_as_native $H/exitsig
+	assert_output "waitpid: the child, exit 3
+signals received: 0"
+}
