@@ -39,6 +39,16 @@ void *os_mmap_anon(void *addr, size_t len, int prot, bool fixed)
 	return p;
 }
 
+/* Fresh zeroed pages over [addr, addr + len), which must be the caller's:
+ * one host call replaces whatever was there (MAP_FIXED). */
+int os_mmap_replace(void *addr, size_t len, int prot)
+{
+	void *p = mmap(addr, len, prot & (PROT_READ | PROT_WRITE | PROT_EXEC),
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
 int os_munmap(void *addr, size_t len)
 {
 	return munmap(addr, len) ? -errno : 0;

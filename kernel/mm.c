@@ -48,6 +48,8 @@ struct mm_struct *mm_alloc(void)
 	return mm;
 }
 
+/* Unmap a whole region. A whole host mapping never needs a split, so
+ * munmap cannot run out of mappings here. */
 static void remove_vma(struct vm_area_struct *vma)
 {
 	int err = os_munmap((void *)vma->vm_start, vma->vm_end - vma->vm_start);
@@ -195,6 +197,39 @@ static void merge_vmas(struct mm_struct *mm)
 	}
 }
 
+/* Forget the regions in [start, end), whose host pages the caller has
+ * already unmapped or replaced: the region list changes only after the
+ * host call that could fail has succeeded. */
+static void forget_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma, *n;
+
+	split_at(mm, start, end);
+	list_for_each_entry_safe(vma, n, &mm->mmap, list) {
+		if (vma->vm_start >= end)
+			break;
+		if (vma->vm_start >= start) {
+			list_del_init(&vma->list);
+			kfree(vma);
+		}
+	}
+}
+
+/* Record [start, end) as a region, over what was there. */
+static void record_range(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+			 enum vma_kind kind)
+{
+	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
+
+	forget_range(mm, start, end);
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->prot = prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
+	vma->kind = kind;
+	insert_vma(mm, vma);
+	merge_vmas(mm);	/* may free vma */
+}
+
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind)
 {
@@ -227,7 +262,7 @@ unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int p
  * alone (it is not this process's memory). */
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len)
 {
-	struct vm_area_struct *vma, *n;
+	struct vm_area_struct *vma;
 	unsigned long end;
 
 	if (offset_in_page(addr) || addr > TASK_SIZE || len > TASK_SIZE - addr)
@@ -236,14 +271,30 @@ int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len)
 	if (!len)
 		return -EINVAL;
 	end = addr + len;
-	split_at(mm, addr, end);
-	list_for_each_entry_safe(vma, n, &mm->mmap, list) {
-		if (vma->vm_start >= end)
-			break;
-		if (vma->vm_start >= addr)
-			remove_vma(vma);
+	/* One owned piece at a time, host first: unmapping the middle of a
+	 * host mapping splits it, which fails (-ENOMEM, as on Linux) at the
+	 * host's vm.max_map_count; then nothing of that piece has changed. */
+	for (;;) {
+		unsigned long s = 0, e = 0;
+		int err;
+
+		list_for_each_entry(vma, &mm->mmap, list) {
+			if (vma->vm_start >= end)
+				break;
+			if (vma->vm_end > addr) {
+				s = max(vma->vm_start, addr);
+				e = min(vma->vm_end, end);
+				break;
+			}
+		}
+		if (s == e)
+			return 0;
+		err = os_munmap((void *)s, e - s);
+		if (err)
+			return err;
+		forget_range(mm, s, e);
+		addr = e;
 	}
-	return 0;
 }
 
 /* Change the protection of [addr, addr + len), which must lie entirely in
@@ -315,14 +366,11 @@ long sys_brk(unsigned long brk)
 		return brk;
 	}
 	if (newbrk < oldbrk) {
-		/* Replace the pages with fresh PROT_NONE ones: mm_unmap
-		 * frees them on the host, and nothing can map the hole before
-		 * the fixed mm_map (one CPU, no host memory allocation
-		 * between the two). */
-		if (mm_unmap(mm, newbrk, oldbrk - newbrk))
+		/* Fresh PROT_NONE pages over the given-back ones, in one host
+		 * call: the memory is freed and the reservation kept. */
+		if (os_mmap_replace((void *)newbrk, oldbrk - newbrk, PROT_NONE))
 			return mm->brk;
-		if (IS_ERR_VALUE(mm_map(mm, newbrk, oldbrk - newbrk, PROT_NONE, true, VMA_BRK)))
-			panic("sys_brk: cannot map back [%#lx, %#lx)", newbrk, oldbrk);
+		record_range(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK);
 		mm->brk = brk;
 		return brk;
 	}
@@ -383,17 +431,13 @@ static long mmap_fixed_replace(struct mm_struct *mm, unsigned long addr, unsigne
 		claimed[nclaimed][0] = pos;
 		claimed[nclaimed++][1] = end - pos;
 	}
-	/* The whole range is now host memory this process may replace.
-	 * Split first: from the claims' release to the fixed map below,
-	 * nothing may allocate (kmalloc could take the hole). */
-	split_at(mm, addr, end);
-	for (i = 0; i < nclaimed; i++)
-		os_munmap((void *)claimed[i][0], claimed[i][1]);
-	mm_unmap(mm, addr, len);
-	ret = (long)mm_map(mm, addr, len, prot, true, kind);
-	if (IS_ERR_VALUE(ret))
-		panic("mmap_fixed_replace: cannot map [%#lx, %#lx) back: %ld", addr, end, ret);
-	return ret;
+	/* The whole range is now host memory this process may replace: one
+	 * host call does it, claims and old regions alike. */
+	ret = os_mmap_replace((void *)addr, len, prot);
+	if (ret)
+		goto undo;
+	record_range(mm, addr, end, prot, kind);
+	return addr;
 
 undo_enomem:
 	/* Someone else's memory (the kernel's, another process's) is there:

@@ -80,3 +80,10 @@ the first task survived"
 	assert_output "waitpid: the child, exit 3
 signals received: 0"
 }
+
+@test "running out of host mappings gives ENOMEM, natively too (umk panicked once)" {
+	same_as_native $H/maplimit
+	assert_output "mprotect stopped before the end: ENOMEM
+munmap(middle page) = ENOMEM
+the mapping is intact"
+}

@@ -105,6 +105,8 @@ int os_isatty(int fd);
  * Returns the address, or an -errno value cast to a pointer (IS_ERR_VALUE). */
 void *os_mmap_anon(void *addr, size_t len, int prot, bool fixed);
 int os_munmap(void *addr, size_t len);
+/* Fresh zeroed pages over the caller's own range, in one call: 0 or -errno. */
+int os_mmap_replace(void *addr, size_t len, int prot);
 int os_mprotect(void *addr, size_t len, int prot);
 void *kmalloc(size_t size);	/* zeroed; panics when out of memory */
 void kfree(const void *p);
