@@ -25,11 +25,10 @@
 #include <sys/mman.h>
 
 #include <umk/arch.h>
+#include <umk/fpu.h>
 #include <umk/ptrace.h>
 
 #define FRAME_RESERVE (16 * 1024UL)
-#define FP_XSTATE_MAGIC1 0x46505853U
-#define FXSAVE_SIZE 512
 
 struct arch_context {
 	ucontext_t uc;			/* saved kernel context */
@@ -118,15 +117,6 @@ void arch_free_context(struct task_struct *p)
 
 	free(*slot);
 	*slot = NULL;
-}
-
-/* Bytes of the host FPU frame at fp: the xsave area when the software
- * reserved bytes say so, else the legacy fxsave area. */
-static size_t fpstate_size(const void *fp)
-{
-	const uint32_t *sw = (const uint32_t *)((const char *)fp + 464);
-
-	return sw[0] == FP_XSTATE_MAGIC1 ? sw[1] : FXSAVE_SIZE;
 }
 
 struct pt_regs *arch_init_user_frame(struct task_struct *p, const struct pt_regs *src)

@@ -177,11 +177,13 @@ void sud_enable(void)
 		panic("sud_enable: prctl(PR_SET_SYSCALL_USER_DISPATCH) failed");
 }
 
-static void print_symbol(char *buf, size_t n, unsigned long addr)
+/* addr and its symbol; a return address is looked up one byte back, as
+ * gdb does, so a call to a noreturn function names its caller. */
+static void print_symbol(char *buf, size_t n, unsigned long addr, bool is_return)
 {
 	Dl_info info;
 
-	if (dladdr((void *)addr, &info) && info.dli_sname)
+	if (dladdr((void *)(addr - is_return), &info) && info.dli_sname)
 		snprintf(buf, n, "0x%lx %s+0x%lx", addr, info.dli_sname,
 			 addr - (unsigned long)info.dli_saddr);
 	else
@@ -199,7 +201,7 @@ void oops(const char *what, int sig, const siginfo_t *si, const ucontext_t *uc)
 	char sym[160];
 	int depth;
 
-	print_symbol(sym, sizeof(sym), g[REG_RIP]);
+	print_symbol(sym, sizeof(sym), g[REG_RIP], false);
 	fprintf(stderr, "umk: oops: %s: %s (%d) at address %p\n", what, strsignal(sig), sig,
 		si->si_addr);
 	fprintf(stderr, "umk: oops: ip %s sp %#llx task %d (%s)\n", sym,
@@ -214,7 +216,7 @@ void oops(const char *what, int sig, const siginfo_t *si, const ucontext_t *uc)
 		ret = fp[1];
 		if (!ret)
 			break;
-		print_symbol(sym, sizeof(sym), ret);
+		print_symbol(sym, sizeof(sym), ret, true);
 		fprintf(stderr, "umk: oops:   %s\n", sym);
 		if ((unsigned long *)fp[0] <= fp)
 			break;

@@ -47,6 +47,7 @@ void release_task(struct task_struct *p)
 	p->exit_state = EXIT_DEAD;
 	if (p->state != TASK_DEAD || p->stack)
 		return;		/* still on its stack: finish_task_switch frees it */
+	task_count_dec();	/* a zombie counts until reaped, as on Linux */
 	flush_sigqueue(&p->pending);
 	if (thread_group_leader(p) && list_empty(&p->signal->thread_head)) {
 		flush_sigqueue(&p->signal->shared_pending);
@@ -330,9 +331,14 @@ long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int optio
 	case P_ALL:
 		break;
 	case P_PID:
-	case P_PGID:
 		if (upid <= 0)
 			return -EINVAL;
+		break;
+	case P_PGID:
+		if (upid < 0)
+			return -EINVAL;
+		if (!upid)
+			wo.pid = 1;	/* the caller's group: umk's only one */
 		break;
 	default:
 		return -EINVAL;

@@ -48,16 +48,23 @@
 /* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
  * past it clone fails with -EAGAIN, as Linux's copy_process does. */
 #define MAX_THREADS 4096
+#define PID_MAX 4194304			/* PID_MAX_LIMIT */
 static int nr_threads;
 static pid_t last_pid;
 
+/* The next free pid after the last one, wrapping at pid_max; 0 if none
+ * is free (cannot happen below MAX_THREADS, but never loop forever). */
 static pid_t alloc_pid(void)
 {
-	do {
-		if (++last_pid >= 4194304)	/* PID_MAX_LIMIT */
+	int tries;
+
+	for (tries = 0; tries < PID_MAX; tries++) {
+		if (++last_pid >= PID_MAX)
 			last_pid = 2;
-	} while (find_task_by_pid(last_pid));
-	return last_pid;
+		if (!find_task_by_pid(last_pid))
+			return last_pid;
+	}
+	return 0;
 }
 
 static struct sighand_struct *copy_sighand(struct sighand_struct *old)
@@ -183,16 +190,14 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		p->regs->sp = newsp;
 	if (flags & CLONE_SETTLS)
 		set_user_fs_base(p->regs, tls);
-	if (arch_setup_kthread(p, ret_from_fork, NULL)) {
-		*err = -ENOMEM;
-		return NULL;	/* leaks p: only when the host is out of memory */
-	}
+	if (arch_setup_kthread(p, ret_from_fork, NULL))
+		panic("copy_process: no host memory for pid %d's context", p->pid);
 	list_add_tail(&p->tasks, &task_list);
 	nr_threads++;
 	return p;
 }
 
-/* A task is gone for good (its kernel stack freed). */
+/* A task is gone for good: reaped, or released by itself. */
 void task_count_dec(void)
 {
 	nr_threads--;

@@ -229,7 +229,6 @@ static void finish_task_switch(struct task_struct *prev)
 		arch_free_context(prev);
 		arch_free_kstack(prev->stack);
 		prev->stack = NULL;
-		task_count_dec();
 		if (prev->exit_state == EXIT_DEAD)
 			release_task(prev);
 	}

@@ -262,9 +262,10 @@ static long do_sigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __u
 
 	if (copy_from_user(&info, uinfo, sizeof(info)))
 		return -EFAULT;
-	/* Not even root may pose as the kernel or kill() to another process. */
+	/* Not even root may pose as the kernel or kill() to another task:
+	 * Linux compares the target with the caller's own thread id. */
 	if ((info.si_code >= 0 || info.si_code == SI_TKILL) &&
-	    (pid > 0 ? pid : tgid) != current->tgid && tgid != current->tgid)
+	    (pid > 0 ? pid : tgid) != current->pid)
 		return -EPERM;
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;

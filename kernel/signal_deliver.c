@@ -14,6 +14,7 @@
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/fpu.h>
 #include <umk/restart.h>
 #include <umk/sched.h>
 #include <umk/sigframe.h>
@@ -74,36 +75,6 @@ static unsigned long get_sigframe_sp(struct ksignal *ksig, struct pt_regs *regs,
 }
 
 /*
- * The FPU state in a host frame: the 512-byte fxsave area, whose software
- * reserved bytes at 464 (struct _fpx_sw_bytes) describe the xsave area
- * that follows, then the xsave header at 512 (arch/x86/include/uapi/asm/
- * sigcontext.h). Only the host's own frames are read this way.
- */
-#define FP_XSTATE_MAGIC1 0x46505853U
-#define FP_XSTATE_MAGIC2 0x46505845U
-#define FXSAVE_SIZE 512
-
-struct fpx_sw_bytes {
-	u32 magic1;
-	u32 extended_size;	/* everything, magic2 included */
-	u64 xfeatures;
-	u32 xstate_size;	/* up to magic2 */
-	u32 padding[7];
-};
-
-static const struct fpx_sw_bytes *fpx_sw(const void *fp)
-{
-	return (const struct fpx_sw_bytes *)((const char *)fp + 464);
-}
-
-static size_t fpstate_size(const void *fp)
-{
-	if (!fp)
-		return 0;
-	return fpx_sw(fp)->magic1 == FP_XSTATE_MAGIC1 ? fpx_sw(fp)->extended_size : FXSAVE_SIZE;
-}
-
-/*
  * A program's FPU state, copied over the host frame's by rt_sigreturn, must
  * be one the host's own sigreturn accepts: umk would die, not the task, if
  * its xrstor faulted. Check what XRSTOR would fault on, as Linux's
@@ -159,12 +130,10 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	frame.pretcode = ksig->ka.restorer;
 	frame.info = ksig->info;
 	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS | (fpsize > 512 ? UC_FP_XSTATE : 0);
-	/* The task's own altstack settings (__save_altstack), then disarm. */
+	/* The task's own altstack settings (__save_altstack). */
 	frame.uc.uc_stack = old_ss;
 	on_altstack = old_ss.ss_size && frame_sp > t->sas_ss_sp &&
 		      frame_sp - t->sas_ss_sp <= old_ss.ss_size;
-	if (t->sas_ss_flags & SS_AUTODISARM)
-		sas_ss_reset(t);
 	frame.uc.uc_mcontext = *regs;
 	frame.uc.uc_mcontext.trapno = 0;	/* umk's fs slot: not the user's */
 	frame.uc.uc_mcontext.cr2 = 0;		/* umk's selector slot */
@@ -178,6 +147,9 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 		return -EFAULT;
 	if (fpsize && copy_to_user((void __user *)fp, regs->fpstate, fpsize))
 		return -EFAULT;
+	/* Delivered: only now is an SS_AUTODISARM stack disarmed. */
+	if (t->sas_ss_flags & SS_AUTODISARM)
+		sas_ss_reset(t);
 
 	regs->di = ksig->sig;
 	regs->si = frame_sp + offsetof(struct rt_sigframe, info);

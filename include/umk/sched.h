@@ -205,14 +205,14 @@ struct task_struct *idle_task_init(void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
 
 /* kernel/fork.c */
-void task_count_dec(void);	/* a task's kernel stack was freed */
+void task_count_dec(void);	/* a task was released (reaped) */
 
 /* kernel/exit.c */
 void release_task(struct task_struct *p);	/* free a reaped task */
 void do_exit(long code) __noreturn;
 void do_group_exit(int exit_code) __noreturn;
 
-/* Wait queues (kernel/wait.c) */
+/* Wait queues and completions (kernel/sched.c) */
 static inline void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	INIT_LIST_HEAD(&wq->head);
