@@ -107,11 +107,9 @@ void do_exit(long code)
 	if (group_dead && tsk->tgid == 1)
 		umk_halt(code);
 
-	/* A thread group's stop waits for this thread no longer. */
-	if (tsk->jobctl & JOBCTL_STOP_PENDING) {
-		tsk->jobctl &= ~JOBCTL_STOP_PENDING;
-		sig->group_stop_count--;
-	}
+	/* A group stop waits for this thread no longer (exit_signals). */
+	if (!group_dead)
+		task_participate_group_stop(tsk);
 	if (group_dead) {
 		del_timer(&sig->real_timer);
 		forget_original_parent(leader);

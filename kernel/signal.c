@@ -467,6 +467,21 @@ int dequeue_signal(const sigset_t *mask, kernel_siginfo_t *info)
 	return sig;
 }
 
+/* t's part in a group stop is done, by stopping or by exiting; the last
+ * one completes the stop and tells the parent (task_participate_group_stop). */
+void task_participate_group_stop(struct task_struct *t)
+{
+	struct signal_struct *sig = t->signal;
+
+	if (!(t->jobctl & JOBCTL_STOP_PENDING))
+		return;
+	t->jobctl &= ~JOBCTL_STOP_PENDING;
+	if (sig->group_stop_count > 0 && --sig->group_stop_count == 0) {
+		sig->flags = SIGNAL_STOP_STOPPED | SIGNAL_CLD_STOPPED;
+		do_notify_parent_cldstop(t, CLD_STOPPED);
+	}
+}
+
 /* Join (or start) a group stop, and stay stopped until SIGCONT or SIGKILL.
  * signr is the stop signal, or 0 when joining a stop another thread began. */
 static void do_signal_stop(int signr)
@@ -478,6 +493,7 @@ static void do_signal_stop(int signr)
 		sig->stop_signr = signr;
 		sig->group_stop_count = 1;
 		sig->flags &= ~SIGNAL_STOP_CONTINUED;
+		current->jobctl |= JOBCTL_STOP_PENDING;
 		for_each_thread(sig, t) {
 			if (t == current || t->exit_state || t->state == TASK_DEAD)
 				continue;
@@ -486,11 +502,7 @@ static void do_signal_stop(int signr)
 			signal_wake_up(t, false);
 		}
 	}
-	current->jobctl &= ~JOBCTL_STOP_PENDING;
-	if (sig->group_stop_count > 0 && --sig->group_stop_count == 0) {
-		sig->flags = SIGNAL_STOP_STOPPED | SIGNAL_CLD_STOPPED;
-		do_notify_parent_cldstop(current, CLD_STOPPED);
-	}
+	task_participate_group_stop(current);
 	set_current_state(TASK_STOPPED);
 	schedule();
 	recalc_sigpending();
