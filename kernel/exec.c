@@ -255,6 +255,64 @@ static void set_task_comm(struct task_struct *tsk, const char *path)
 }
 
 /*
+ * Make the caller the only thread of its process (fs/exec.c's de_thread):
+ * the others are killed and waited for, and a caller that is not the group
+ * leader takes over the leader's pid and its place under the parent, the
+ * old leader, now a zombie, being released unreported. -EINTR if the
+ * caller is killed meanwhile.
+ */
+static int de_thread(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	struct task_struct *leader = tsk->group_leader, *t, *n;
+	int ret = 0;
+
+	if (sig->nr_threads == 1 && thread_group_leader(tsk))
+		return 0;
+	sig->group_exec_task = tsk;
+	list_for_each_entry(t, &sig->thread_head, thread_node) {
+		if (t == tsk)
+			continue;
+		sigaddset(&t->pending.signal, SIGKILL);
+		set_ti_flag(task_thread_info(t), TIF_SIGPENDING);
+		wake_up_state(t, TASK_INTERRUPTIBLE | TASK_WAKEKILL);
+	}
+	while (sig->nr_threads > 1) {
+		set_current_state(TASK_KILLABLE);
+		if (sigismember(&tsk->pending.signal, SIGKILL)) {
+			ret = -EINTR;
+			break;
+		}
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	sig->group_exec_task = NULL;
+	if (ret || thread_group_leader(tsk))
+		return ret;
+
+	/* Become the leader: its pid, its parent, its children. The old
+	 * leader exited (nr_threads counts it no more): a zombie whose kernel
+	 * stack is gone, so it can be released here. */
+	trace(TR_TASK, "exec: thread %d takes over pid %d", tsk->pid, leader->pid);
+	tsk->pid = leader->pid;
+	tsk->group_leader = tsk;
+	sig->leader = tsk;
+	tsk->real_parent = leader->real_parent;
+	tsk->exit_signal = leader->exit_signal;
+	list_add_tail(&tsk->sibling, &leader->sibling);
+	list_del_init(&leader->sibling);
+	list_for_each_entry_safe(t, n, &leader->children, sibling) {
+		list_del_init(&t->sibling);
+		t->real_parent = tsk;
+		list_add_tail(&t->sibling, &tsk->children);
+	}
+	leader->pid = -leader->pid;	/* no longer found by pid */
+	leader->exit_state = EXIT_DEAD;
+	release_task(leader);
+	return 0;
+}
+
+/*
  * The point of no return (fs/exec.c's exec_mmap and begin_new_exec). The
  * caller (the lead's entry code) must, on a 0 return from sys_execve,
  * return to user mode through the replaced *regs; exec_mm_release has
@@ -303,6 +361,9 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	if (err)
 		goto out;
 	create_elf_tables(&bprm);
+	err = de_thread(current);
+	if (err)
+		goto out;
 	exec_mmap(&bprm, regs);
 	trace(TR_TASK, "exec %s", path);
 out:

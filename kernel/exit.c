@@ -106,6 +106,9 @@ void do_exit(long code)
 	group_dead = --sig->nr_threads == 0;
 	if (group_dead && tsk->tgid == 1)
 		umk_halt(code);
+	/* The last of the others out wakes a thread waiting in de_thread. */
+	if (sig->group_exec_task && sig->nr_threads == 1)
+		wake_up_process(sig->group_exec_task);
 
 	/* A group stop waits for this thread no longer (exit_signals). */
 	if (!group_dead)

@@ -520,6 +520,8 @@ bool get_signal(struct ksignal *ksig)
 
 		if (signal->flags & SIGNAL_GROUP_EXIT)
 			do_exit(signal->group_exit_code);
+		if (signal->group_exec_task)
+			do_exit(0);	/* another thread is in execve (de_thread) */
 		if (current->jobctl & JOBCTL_STOP_PENDING) {
 			do_signal_stop(0);
 			continue;

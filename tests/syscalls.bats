@@ -107,3 +107,17 @@ none written: handler ran 1 time(s)
 none written SA_RESTART: write(100) after 65536 queued = 100
 none written SA_RESTART: handler ran 1 time(s)"
 }
+
+@test "execve from the main thread kills the other threads, natively too" {
+	same_as_native $H/execthread leader
+	assert_output "pid kept: yes
+thread leader: yes
+alone after 300 ms"
+}
+
+@test "execve from a second thread makes it the leader with the process's pid" {
+	same_as_native $H/execthread thread
+	assert_output "pid kept: yes
+thread leader: yes
+alone after 300 ms"
+}

@@ -115,6 +115,7 @@ struct signal_struct {
 	struct timer_list real_timer;	/* ITIMER_REAL (kernel/itimer.c) */
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
+	struct task_struct *group_exec_task; /* execve is killing the others */
 };
 
 struct mm_struct;
