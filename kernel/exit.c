@@ -223,12 +223,11 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
 		}
 		return pid;
 	}
-	if ((wo->options & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) &&
-	    (sig->flags & SIGNAL_CLD_STOPPED)) {
-		wo->status = (sig->stop_signr << 8) | 0x7f;
-		fill_info(wo, p, CLD_STOPPED, sig->stop_signr);
+	if ((wo->options & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) && sig->stop_report) {
+		wo->status = (sig->stop_report << 8) | 0x7f;
+		fill_info(wo, p, CLD_STOPPED, sig->stop_report);
 		if (!(wo->options & WNOWAIT))
-			sig->flags &= ~SIGNAL_CLD_STOPPED;
+			sig->stop_report = 0;
 		return pid;
 	}
 	if ((wo->options & WCONTINUED) && (sig->flags & SIGNAL_STOP_CONTINUED)) {

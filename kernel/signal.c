@@ -199,11 +199,12 @@ static bool prepare_signal(int sig, struct task_struct *p)
 		else if (signal->group_stop_count)
 			why = SIGNAL_CLD_STOPPED;
 		if (why) {
+			/* The parent hears of it from the continued task, in
+			 * get_signal: a stop cut short still reports CLD_STOPPED. */
 			signal->flags = why | SIGNAL_STOP_CONTINUED;
 			signal->group_stop_count = 0;
+			signal->stop_report = 0;
 			trace(TR_DELIVER, "SIGCONT -> continue %d", p->tgid);
-			if (why == SIGNAL_CLD_CONTINUED)
-				do_notify_parent_cldstop(p->group_leader, CLD_CONTINUED);
 		}
 	}
 	return !sig_ignored(p, sig);
@@ -477,7 +478,8 @@ void task_participate_group_stop(struct task_struct *t)
 		return;
 	t->jobctl &= ~JOBCTL_STOP_PENDING;
 	if (sig->group_stop_count > 0 && --sig->group_stop_count == 0) {
-		sig->flags = SIGNAL_STOP_STOPPED | SIGNAL_CLD_STOPPED;
+		sig->flags = SIGNAL_STOP_STOPPED;
+		sig->stop_report = sig->stop_signr;
 		do_notify_parent_cldstop(t, CLD_STOPPED);
 	}
 }
@@ -522,6 +524,13 @@ bool get_signal(struct ksignal *ksig)
 			do_exit(signal->group_exit_code);
 		if (signal->group_exec_task)
 			do_exit(0);	/* another thread is in execve (de_thread) */
+		if (signal->flags & SIGNAL_CLD_MASK) {
+			int why = signal->flags & SIGNAL_CLD_CONTINUED ? CLD_CONTINUED : CLD_STOPPED;
+
+			signal->flags &= ~SIGNAL_CLD_MASK;
+			do_notify_parent_cldstop(current, why);
+			continue;
+		}
 		if (current->jobctl & JOBCTL_STOP_PENDING) {
 			do_signal_stop(0);
 			continue;

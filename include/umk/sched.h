@@ -100,6 +100,7 @@ struct sighand_struct {
 #define SIGNAL_GROUP_EXIT 0x00000004	/* group exit in progress */
 #define SIGNAL_CLD_STOPPED 0x00000010	/* parent not yet told of a stop */
 #define SIGNAL_CLD_CONTINUED 0x00000020	/* parent not yet told of a continue */
+#define SIGNAL_CLD_MASK (SIGNAL_CLD_STOPPED | SIGNAL_CLD_CONTINUED)
 
 /* Per thread group (process) state: shared pending signals, group exit and
  * job control. */
@@ -112,6 +113,8 @@ struct signal_struct {
 	int group_stop_count;
 	unsigned int flags;		/* SIGNAL_* */
 	int stop_signr;			/* signal that stopped the group */
+	int stop_report;		/* the stop signal, until wait reports it
+					 * (Linux's group_exit_code for a stop) */
 	struct timer_list real_timer;	/* ITIMER_REAL (kernel/itimer.c) */
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
