@@ -313,11 +313,10 @@ static int de_thread(struct task_struct *tsk)
 }
 
 /*
- * The point of no return (fs/exec.c's exec_mmap and begin_new_exec). The
- * caller (the lead's entry code) must, on a 0 return from sys_execve,
- * return to user mode through the replaced *regs; exec_mm_release has
- * already woken a vfork parent, and setup_new_exec has reset handlers and
- * closed close-on-exec fds.
+ * The point of no return (fs/exec.c's exec_mmap and begin_new_exec). On a
+ * 0 return from sys_execve, do_syscall_64 returns to user mode through the
+ * replaced *regs; exec_mm_release has already woken a vfork parent, and
+ * setup_new_exec has reset handlers and closed close-on-exec fds.
  */
 static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 {
