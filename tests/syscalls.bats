@@ -121,3 +121,12 @@ alone after 300 ms"
 thread leader: yes
 alone after 300 ms"
 }
+
+@test "FIONREAD, O_NONBLOCK, readv/writev, dup3 and tkill behave as on Linux" {
+	same_as_native $H/fdmisc
+	assert_line "FIONREAD says 5"
+	assert_line 'read "ab" then "cde"'
+	assert_line "fcntl(F_GETFD) = 1"
+	assert_line "handler got SIGUSR2"
+	assert_line "tkill(self, 65) = -1 EINVAL"
+}
