@@ -35,7 +35,10 @@ USER_PRE  = $(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o $(shell $(CC) -print-file-nam
 USER_POST = $(shell $(CC) -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
 HARNESS_SRCS := $(sort $(wildcard harness/*.c))
 HARNESS_COMMON := $(wildcard harness/lib/*.c)
-HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
+# A program of several files is a directory with a main.c: harness/NAME/.
+HARNESS_DIRS := $(patsubst %/main.c,%,$(wildcard harness/*/main.c))
+HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS)) \
+	$(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS))
 
 .PHONY: all run test gdb deps clean
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud
@@ -72,6 +75,15 @@ $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/r
 $(BUILD)/tests/nosud: tests/unit/nosud.c | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $<
+
+# $$ expands at the second pass: each program's own files.
+.SECONDEXPANSION:
+$(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS)): $(BUILD)/harness/%: \
+		$$(wildcard harness/%/*.c harness/%/*.h) $(HARNESS_COMMON) $(wildcard harness/lib/*.h) \
+		| $(BUILD)/harness deps
+	@echo "  MUSLCC  harness/$*/"
+	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib $(USER_LDFLAGS) -o $@ $(USER_PRE) \
+		$(wildcard harness/$*/*.c) $(HARNESS_COMMON) $(USER_POST)
 
 $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests:
 	$(Q)mkdir -p $@
