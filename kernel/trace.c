@@ -26,16 +26,34 @@ const char *trace_event_name(enum trace_event ev)
 	return ev < TR_NR_EVENTS ? event_names[ev] : "?";
 }
 
-void trace(enum trace_event ev, const char *fmt, ...)
+static struct trace_entry *trace_next(enum trace_event ev)
 {
 	struct trace_entry *e = &trace_ring.e[trace_ring.head++ & (TRACE_RING_SIZE - 1)];
-	char line[TRACE_MSG_LEN + 64];
-	va_list ap;
-	int n;
 
 	e->ts = ktime_since_boot();
 	e->pid = current->pid;
 	e->event = ev;
+	e->nr = -1;
+	e->ret = 0;
+	return e;
+}
+
+void trace_syscall(enum trace_event ev, long nr, long ret)
+{
+	struct trace_entry *e = trace_next(ev);
+
+	e->nr = nr;
+	e->ret = ret;
+	e->msg[0] = '\0';
+}
+
+void trace(enum trace_event ev, const char *fmt, ...)
+{
+	struct trace_entry *e = trace_next(ev);
+	char line[TRACE_MSG_LEN + 64];
+	va_list ap;
+	int n;
+
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);

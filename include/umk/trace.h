@@ -31,7 +31,9 @@ struct trace_entry {
 	u64 ts;				/* ns since boot */
 	pid_t pid;
 	enum trace_event event;
-	char msg[TRACE_MSG_LEN];
+	long nr, ret;			/* TR_ENTER/TR_EXIT: the call, its value */
+	char msg[TRACE_MSG_LEN];	/* empty for a syscall event recorded
+					 * without --trace (trace_syscall) */
 };
 
 struct trace_ring {
@@ -43,6 +45,9 @@ extern struct trace_ring trace_ring;
 extern int trace_fd;			/* host fd for --trace, or -1 */
 
 void trace(enum trace_event ev, const char *fmt, ...) __printf(2, 3);
+/* A system call's entry or exit, in the ring only: no formatting, for the
+ * hot path when nobody reads the trace as it goes. */
+void trace_syscall(enum trace_event ev, long nr, long ret);
 const char *trace_event_name(enum trace_event ev);
 
 #endif
