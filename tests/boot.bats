@@ -159,3 +159,9 @@ PY
 	assert_equal "$output" ""
 	assert_equal "$stderr" "umk: this host lacks Syscall User Dispatch (Linux 5.11 or later with CONFIG_GENERIC_ENTRY): Invalid argument"
 }
+
+@test "a --trace file that cannot be created is a usage error naming it" {
+	umk -s 2 --trace=/nonexistent/dir/trace $H/hello
+	assert_output ""
+	assert_equal "$stderr" "umk: /nonexistent/dir/trace: No such file or directory"
+}
