@@ -57,6 +57,7 @@ kentry_start:
 	ENTRY_STUB entry_SIGALRM, handle_sigalrm
 	ENTRY_STUB entry_SIGIO, handle_sigio
 	ENTRY_STUB entry_fault, handle_fault
+	ENTRY_STUB entry_hostsig, handle_hostsig
 
 /*
  * arch_enter_user(struct pt_regs *regs): the first return to user mode of a

@@ -33,6 +33,7 @@ void entry_SIGSYS(int, siginfo_t *, void *);
 void entry_SIGALRM(int, siginfo_t *, void *);
 void entry_SIGIO(int, siginfo_t *, void *);
 void entry_fault(int, siginfo_t *, void *);
+void entry_hostsig(int, siginfo_t *, void *);
 void __restore_rt(void);
 
 /* A trap came from user mode iff the selector was BLOCK and the
@@ -57,6 +58,7 @@ void arch_boot_switch(struct task_struct *idle, void (*fn)(void *), void *arg) _
 
 /* irq.c */
 void irq_record(int irq);
+void irq_record_host_signal(int sig);
 void irq_init(void);		/* console input raises SIGIO */
 void irq_exit_host(void);	/* undo irq_init's changes to the host fd */
 

@@ -18,11 +18,23 @@
 #include <umk/arch.h>
 
 static volatile unsigned long irq_pending;
+static volatile unsigned long host_signals_pending;	/* bit sig - 1 */
 static int console_saved_flags = -1;	/* fd 0's flags before irq_init */
 
 void irq_record(int irq)
 {
 	__atomic_or_fetch(&irq_pending, 1UL << irq, __ATOMIC_SEQ_CST);
+}
+
+void irq_record_host_signal(int sig)
+{
+	__atomic_or_fetch(&host_signals_pending, 1UL << (sig - 1), __ATOMIC_SEQ_CST);
+	irq_record(IRQ_HOSTSIG);
+}
+
+unsigned long arch_take_host_signals(void)
+{
+	return __atomic_exchange_n(&host_signals_pending, 0, __ATOMIC_SEQ_CST);
 }
 
 unsigned long arch_take_pending_irqs(void)
@@ -37,6 +49,10 @@ void arch_idle(void)
 	sigemptyset(&irqs);
 	sigaddset(&irqs, SIGALRM);
 	sigaddset(&irqs, SIGIO);
+	sigaddset(&irqs, SIGINT);
+	sigaddset(&irqs, SIGQUIT);
+	sigaddset(&irqs, SIGTERM);
+	sigaddset(&irqs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &irqs, &old);
 	if (!irq_pending) {
 		/* Computed, not assumed: idle may run in a context that entered
@@ -44,6 +60,10 @@ void arch_idle(void)
 		wait = old;
 		sigdelset(&wait, SIGALRM);
 		sigdelset(&wait, SIGIO);
+		sigdelset(&wait, SIGINT);
+		sigdelset(&wait, SIGQUIT);
+		sigdelset(&wait, SIGTERM);
+		sigdelset(&wait, SIGHUP);
 		sigsuspend(&wait);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -84,6 +84,15 @@ void handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 	interrupt(IRQ_CONSOLE, uc, oldsel);
 }
 
+/* A signal sent to umk itself (^C on its terminal, a kill from the host)
+ * is an interrupt too: the kernel passes it on to its processes, as a tty
+ * does to its foreground process group. Linux's numbers are the host's. */
+void handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+{
+	irq_record_host_signal(sig);
+	interrupt(IRQ_HOSTSIG, uc, oldsel);
+}
+
 /* The exception table built by the EX_ENTRY macro in uaccess.S. */
 struct exception_table_entry {
 	int insn, fixup;	/* offsets from the fields themselves */
@@ -133,6 +142,10 @@ static const struct {
 	[SIGSYS] = { entry_SIGSYS, 0 },
 	[SIGALRM] = { entry_SIGALRM, SA_RESTART },
 	[SIGIO] = { entry_SIGIO, SA_RESTART },
+	[SIGINT] = { entry_hostsig, SA_RESTART },
+	[SIGQUIT] = { entry_hostsig, SA_RESTART },
+	[SIGTERM] = { entry_hostsig, SA_RESTART },
+	[SIGHUP] = { entry_hostsig, SA_RESTART },
 	[SIGSEGV] = { entry_fault, SA_NODEFER },
 	[SIGBUS] = { entry_fault, SA_NODEFER },
 	[SIGILL] = { entry_fault, SA_NODEFER },

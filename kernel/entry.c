@@ -20,6 +20,7 @@ long invoke_syscall(struct pt_regs *regs, long nr);
 /* kernel/signal.c */
 void arch_do_signal_or_restart(struct pt_regs *regs);
 void force_sig_fault(int sig, int code, unsigned long addr);
+void host_signals_interrupt(unsigned long sigs);
 
 /* Interrupts recorded while the kernel ran (or that brought us in). */
 void irq_replay(void)
@@ -30,6 +31,8 @@ void irq_replay(void)
 		run_timers();
 	if (pending & (1UL << IRQ_CONSOLE))
 		console_interrupt();
+	if (pending & (1UL << IRQ_HOSTSIG))
+		host_signals_interrupt(arch_take_host_signals());
 }
 
 void exit_to_user_mode_loop(struct pt_regs *regs)

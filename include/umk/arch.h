@@ -60,10 +60,15 @@ void arch_free_context(struct task_struct *p);
 
 #define IRQ_TIMER 0	/* host SIGALRM: the one-shot timer expired */
 #define IRQ_CONSOLE 1	/* host SIGIO: console input */
-#define NR_IRQS 2
+#define IRQ_HOSTSIG 2	/* host SIGINT, SIGQUIT, SIGTERM or SIGHUP for umk */
+#define NR_IRQS 3
 
 /* Atomically take the set of interrupts recorded since the last call. */
 unsigned long arch_take_pending_irqs(void);
+
+/* The host signals umk was sent since the last call, as a mask of bit
+ * (sig - 1) with Linux's numbers: the console's ^C, a kill of umk. */
+unsigned long arch_take_host_signals(void);
 
 /* Sleep on the host until an interrupt is pending (the idle task). */
 void arch_idle(void);
