@@ -42,28 +42,24 @@ unsigned long arch_take_pending_irqs(void)
 	return __atomic_exchange_n(&irq_pending, 0, __ATOMIC_SEQ_CST);
 }
 
+/* The host signals that are interrupts (trap.c's table). */
+static const int irq_signals[] = { SIGALRM, SIGIO, SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+
 void arch_idle(void)
 {
 	sigset_t irqs, old, wait;
+	unsigned int i;
 
 	sigemptyset(&irqs);
-	sigaddset(&irqs, SIGALRM);
-	sigaddset(&irqs, SIGIO);
-	sigaddset(&irqs, SIGINT);
-	sigaddset(&irqs, SIGQUIT);
-	sigaddset(&irqs, SIGTERM);
-	sigaddset(&irqs, SIGHUP);
+	for (i = 0; i < sizeof(irq_signals) / sizeof(irq_signals[0]); i++)
+		sigaddset(&irqs, irq_signals[i]);
 	sigprocmask(SIG_BLOCK, &irqs, &old);
 	if (!irq_pending) {
 		/* Computed, not assumed: idle may run in a context that entered
 		 * through a handler with one of them blocked. */
 		wait = old;
-		sigdelset(&wait, SIGALRM);
-		sigdelset(&wait, SIGIO);
-		sigdelset(&wait, SIGINT);
-		sigdelset(&wait, SIGQUIT);
-		sigdelset(&wait, SIGTERM);
-		sigdelset(&wait, SIGHUP);
+		for (i = 0; i < sizeof(irq_signals) / sizeof(irq_signals[0]); i++)
+			sigdelset(&wait, irq_signals[i]);
 		sigsuspend(&wait);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);

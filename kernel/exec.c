@@ -270,13 +270,7 @@ static int de_thread(struct task_struct *tsk)
 	if (sig->nr_threads == 1 && thread_group_leader(tsk))
 		return 0;
 	sig->group_exec_task = tsk;
-	list_for_each_entry(t, &sig->thread_head, thread_node) {
-		if (t == tsk)
-			continue;
-		sigaddset(&t->pending.signal, SIGKILL);
-		set_ti_flag(task_thread_info(t), TIF_SIGPENDING);
-		wake_up_state(t, TASK_INTERRUPTIBLE | TASK_WAKEKILL);
-	}
+	zap_other_threads(tsk, sig);
 	while (sig->nr_threads > 1) {
 		set_current_state(TASK_KILLABLE);
 		if (sigismember(&tsk->pending.signal, SIGKILL)) {

@@ -141,21 +141,13 @@ void do_exit(long code)
 void do_group_exit(int exit_code)
 {
 	struct signal_struct *sig = current->signal;
-	struct task_struct *t;
 
 	if (sig->flags & SIGNAL_GROUP_EXIT) {
 		exit_code = sig->group_exit_code;
 	} else {
 		sig->flags = SIGNAL_GROUP_EXIT;
 		sig->group_exit_code = exit_code;
-		sig->group_stop_count = 0;
-		list_for_each_entry(t, &sig->thread_head, thread_node) {
-			if (t == current)
-				continue;
-			sigaddset(&t->pending.signal, SIGKILL);
-			set_ti_flag(task_thread_info(t), TIF_SIGPENDING);
-			wake_up_state(t, TASK_INTERRUPTIBLE | TASK_WAKEKILL);
-		}
+		zap_other_threads(current, sig);
 	}
 	do_exit(exit_code);
 }

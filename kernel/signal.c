@@ -210,6 +210,22 @@ static bool prepare_signal(int sig, struct task_struct *p)
 	return !sig_ignored(p, sig);
 }
 
+/* Send SIGKILL to every thread of sig but keep (which may be NULL), and
+ * wake it even from a stop (zap_other_threads). */
+void zap_other_threads(struct task_struct *keep, struct signal_struct *sig)
+{
+	struct task_struct *t;
+
+	sig->group_stop_count = 0;
+	for_each_thread(sig, t) {
+		if (t == keep)
+			continue;
+		t->jobctl &= ~JOBCTL_STOP_PENDING;
+		sigaddset(&t->pending.signal, SIGKILL);
+		signal_wake_up(t, true);
+	}
+}
+
 static bool wants_signal(int sig, struct task_struct *p)
 {
 	if (sigismember(&p->blocked, sig))
@@ -253,13 +269,8 @@ static void complete_signal(int sig, struct task_struct *p, bool group)
 	    (sig == SIGKILL || !sigismember(&t->blocked, sig))) {
 		signal->flags = SIGNAL_GROUP_EXIT;
 		signal->group_exit_code = sig;
-		signal->group_stop_count = 0;
 		trace(TR_DELIVER, "%s -> terminate %d", signal_name(sig), p->tgid);
-		for_each_thread(signal, t) {
-			t->jobctl &= ~JOBCTL_STOP_PENDING;
-			sigaddset(&t->pending.signal, SIGKILL);
-			signal_wake_up(t, true);
-		}
+		zap_other_threads(NULL, signal);
 		return;
 	}
 	signal_wake_up(t, sig == SIGKILL);

@@ -183,6 +183,12 @@ static void trace_enter(long nr, const struct syscall_desc *d, const struct pt_r
 	size_t o;
 	int i;
 
+	/* Decoding reads user memory and formats: only when the trace is
+	 * being written out. The ring always records the call. */
+	if (trace_fd < 0) {
+		trace_syscall(TR_ENTER, nr, 0);
+		return;
+	}
 	o = snprintf(line, sizeof(line), "%s(", syscall_name(nr));
 	for (i = 0; d->args[i] && i < 6 && o < sizeof(line); i++) {
 		if (i)
@@ -200,6 +206,10 @@ static void trace_exit(long nr, long ret)
 {
 	const char *err = IS_ERR_VALUE(ret) ? errno_name(-ret) : NULL;
 
+	if (trace_fd < 0) {
+		trace_syscall(TR_EXIT, nr, ret);
+		return;
+	}
 	if (err)
 		trace(TR_EXIT, "%s = -1 %s", syscall_name(nr), err);
 	else if (nr == __NR_mmap || nr == __NR_brk)
@@ -218,14 +228,6 @@ long invoke_syscall(struct pt_regs *regs, long nr)
 		return -ENOSYS;
 	}
 	d = &sys_call_table[nr];
-	/* Decoding reads user memory and formats: only when the trace is
-	 * being written out. The ring always records the call. */
-	if (trace_fd < 0) {
-		trace_syscall(TR_ENTER, nr, 0);
-		ret = d->fn(regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9);
-		trace_syscall(TR_EXIT, nr, ret);
-		return ret;
-	}
 	trace_enter(nr, d, regs);
 	ret = d->fn(regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9);
 	trace_exit(nr, ret);

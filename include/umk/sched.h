@@ -266,6 +266,7 @@ static inline bool signal_pending(struct task_struct *t)
  * kernel itself, else the current task, is the sender. */
 int send_sig(int sig, struct task_struct *t, int priv);
 void task_participate_group_stop(struct task_struct *t);
+void zap_other_threads(struct task_struct *keep, struct signal_struct *sig);
 
 /* kernel/signal.c: a temporary signal mask for a sleeping call (ppoll,
  * pselect6, rt_sigsuspend), as Linux's set_user_sigmask. The old mask comes
