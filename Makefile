@@ -39,9 +39,11 @@ HARNESS_COMMON := $(wildcard harness/lib/*.c)
 HARNESS_DIRS := $(patsubst %/main.c,%,$(wildcard harness/*/main.c))
 HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS)) \
 	$(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS))
+GDB_CONSTANTS := $(BUILD)/gdb/umk/constants.py
 
 .PHONY: all run test gdb deps clean
-all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud
+all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
+	$(GDB_CONSTANTS)
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)
@@ -85,7 +87,19 @@ $(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS)): $(BUILD)/harness/%: \
 	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib $(USER_LDFLAGS) -o $@ $(USER_PRE) \
 		$(wildcard harness/$*/*.c) $(HARNESS_COMMON) $(USER_POST)
 
-$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests:
+# gdb's Python helpers (harness/gdb/umk/) take umk's constants from the C
+# headers through the preprocessor, as Linux's scripts/gdb does: the lines
+# above the end-c-headers marker are the headers' own output. -imacros adds
+# the macros of kernel/futex.c (its private futex flags) and nothing else.
+$(GDB_CONSTANTS): harness/gdb/umk/constants.py.in $(wildcard include/umk/*.h) kernel/futex.c \
+		| $(BUILD)/gdb/umk
+	@echo "  GEN     $@"
+	$(Q)$(CC) -E -P -x c -ffreestanding -nostdinc -isystem $(GCC_INC) -Iinclude \
+		-imacros kernel/futex.c -o $@.i $<
+	$(Q)sed '1,/^<!-- end-c-headers -->$$/d' $@.i > $@.tmp
+	$(Q)mv $@.tmp $@ && rm -f $@.i
+
+$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk:
 	$(Q)mkdir -p $@
 
 # Debian packages the build and the tests need: command:package pairs.
