@@ -1,0 +1,89 @@
+"""umk-trace: the last events of the kernel's trace ring (kernel/trace.c).
+
+trace_ring.head counts the entries ever written; entry i is at
+e[i % TRACE_RING_SIZE], so the ring holds the last TRACE_RING_SIZE of them.
+Each is printed as --trace writes it: "<sec.usec> <pid> <event> <details>".
+A system call's enter or exit recorded without --trace has no text (the
+ring only keeps nr and ret, see trace_syscall): its details are made here
+as trace_enter and trace_exit in kernel/syscall.c would, except that the
+arguments were not kept: "nanosleep(...)".
+"""
+
+import gdb
+
+from umk import constants
+from umk.syscalls import errno_name, is_err_value, syscall_name
+from umk.utils import Command, c_string, parse_int, require_process, slong, ulong
+
+DEFAULT_COUNT = 20
+
+
+def syscall_details(event, nr, ret):
+    """The text trace_enter/trace_exit would have written, without args."""
+    name = syscall_name(nr)
+    if event == int(gdb.parse_and_eval("TR_ENTER")):
+        table = gdb.parse_and_eval("'kernel/syscall.c'::sys_call_table")
+        nargs = len(c_string(table[nr]["args"])) if 0 <= nr <= table.type.range()[1] else 1
+        return "%s(%s)" % (name, "..." if nargs else "")
+    err = errno_name(-ret) if is_err_value(ret) else None
+    if err:
+        return "%s = -1 %s" % (name, err)
+    if nr in (constants.__NR_mmap, constants.__NR_brk):
+        return "%s = %s" % (name, "%#x" % (ret & 0xFFFFFFFFFFFFFFFF) if ret else "0")
+    return "%s = %d" % (name, ret)
+
+
+def entry_line(e, event_names):
+    ts = int(e["ts"])
+    event = int(e["event"])
+    name = event_names[event].string() if 0 <= event < len(event_names) else "?"
+    details = c_string(e["msg"])
+    if not details and event in (int(gdb.parse_and_eval("TR_ENTER")),
+                                 int(gdb.parse_and_eval("TR_EXIT"))):
+        details = syscall_details(event, int(e["nr"]), slong(int(e["ret"])))
+    return "%d.%06d %d %s %s" % (ts // constants.NSEC_PER_SEC,
+                                 ts % constants.NSEC_PER_SEC // constants.NSEC_PER_USEC,
+                                 int(e["pid"]), name, details)
+
+
+class UmkTrace(Command):
+    """Print the last events of umk's trace ring: umk-trace [N [PID]]
+
+The last N events (default 20; the ring keeps the last 4096), oldest
+first, one per line exactly as umk --trace writes them:
+    <seconds since boot> <pid> <event> <details>
+With PID, the last N events of that pid only (those it recorded: a signal
+is recorded by its sender). The ring records every event whether or not
+--trace is on. Without it, a system call's enter and exit are kept
+unformatted (number and return value only): umk-trace then names the call
+and its value as --trace would ("exit nanosleep = -1 EINTR") but cannot
+show the arguments, which it writes as "nanosleep(...)"."""
+
+    def __init__(self):
+        super().__init__("umk-trace")
+
+    def run(self, arg):
+        require_process()
+        args = gdb.string_to_argv(arg)
+        if len(args) > 2:
+            raise gdb.GdbError("usage: umk-trace [N [PID]]")
+        count = parse_int(args[0], "count") if args else DEFAULT_COUNT
+        if count <= 0:
+            raise gdb.GdbError("the count must be positive, not %d" % count)
+        pid = parse_int(args[1], "pid") if len(args) > 1 else None
+        ring = gdb.parse_and_eval("trace_ring")
+        head = ulong(ring["head"])
+        size = constants.TRACE_RING_SIZE
+        entries = []
+        for i in range(head - 1, max(0, head - size) - 1, -1):
+            if len(entries) == count:
+                break
+            e = ring["e"][i % size]
+            if pid is None or int(e["pid"]) == pid:
+                entries.append(e)
+        names = gdb.parse_and_eval("'kernel/trace.c'::event_names")
+        names = [names[i] for i in range(names.type.range()[1] + 1)]
+        gdb.write("".join(entry_line(e, names) + "\n" for e in reversed(entries)))
+
+
+UmkTrace()
