@@ -245,6 +245,16 @@ section() {
 	assert_line '$umk_task: "x" is not a pid (a whole number)'
 }
 
+@test "\$umk_current finds the current task when umk is stopped in user mode" {
+	# a breakpoint on the user instruction after the sleeper's syscall
+	umk_gdb -ex 'break sys_nanosleep' -ex run -ex 'set $ip = $umk_current()->regs->ip' \
+		-ex delete -ex 'break *$ip' -ex continue -ex 'p $umk_current()->pid' -ex umk-ps \
+		-ex kill -- "$H"/sleeper 10
+	assert_output --regexp 'Breakpoint 2, 0x[0-9a-f]+ in \?\? \(\)'
+	assert_line '$1 = 1'
+	assert_line --regexp '^    1     1     0 running +sleeper +nanosleep +- +-$'
+}
+
 @test "make gdb starts gdb on umk with the helpers loaded" {
 	run timeout -k 5 120 make -s gdb PROG="$H"/sleeper ARGS=10 \
 		<<<$'break sys_nanosleep\nrun\numk-ps\nkill\n'
