@@ -29,13 +29,17 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-	fputs("usage: umk [--trace[=FILE]] [--help] [--version] PROGRAM [ARG...]\n"
+	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--help] [--version]\n"
+	      "           PROGRAM [ARG...]\n"
 	      "\n"
 	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
 	      "umk exits with PROGRAM's exit status, or 128+N if a signal N killed it.\n"
 	      "\n"
 	      "  --trace        write one line per kernel event to stderr\n"
 	      "  --trace=FILE   write them to FILE instead\n"
+	      "  --trace-format=FMT  text (the default), json (one JSON object per\n"
+	      "                 line) or chrome (Chrome trace-event format, for\n"
+	      "                 Perfetto and chrome://tracing)\n"
 	      "  --help         show this help\n"
 	      "  --version      show the version\n"
 	      "\n"
@@ -82,6 +86,20 @@ static void boot_kernel(void *arg)
 extern struct task_struct *idle_task;
 struct task_struct *idle_task_init(void *stack);
 
+static void set_trace_format(const char *fmt)
+{
+	if (!strcmp(fmt, "text")) {
+		trace_format = TRACE_TEXT;
+	} else if (!strcmp(fmt, "json")) {
+		trace_format = TRACE_JSON;
+	} else if (!strcmp(fmt, "chrome")) {
+		trace_format = TRACE_CHROME;
+		lanes_enabled = true;
+	} else {
+		usage_error("unknown trace format '%s': text, json or chrome", fmt);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct boot_args b;
@@ -107,6 +125,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "umk: %s: %s\n", a + 8, strerror(errno));
 				return UMK_EXIT_USAGE;
 			}
+		} else if (!strncmp(a, "--trace-format=", 15)) {
+			set_trace_format(a + 15);
 		} else {
 			usage_error("unknown option '%s'", a);
 		}

@@ -193,6 +193,7 @@ bool wake_up_state(struct task_struct *p, long state)
 	p->state = TASK_RUNNING;
 	if (p == current)
 		return true;
+	trace_with(TR_WAKEUP, &(struct trace_fields){ .other = p->pid }, "%d", p->pid);
 	enqueue_task(p);
 	if (current == idle_task)
 		resched_curr();
@@ -287,7 +288,8 @@ void schedule(void)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
-	trace(TR_SWITCH, "%d -> %d (%s)", prev->pid, next->pid, switch_reason(prev));
+	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = switch_reason(prev) },
+		   "%d -> %d (%s)", prev->pid, next->pid, switch_reason(prev));
 
 	switch_prev = prev;
 	arch_switch_to(prev, next);

@@ -131,7 +131,7 @@ void run_timers(void)
 			break;
 		list_del_init(&t->entry);
 		t->pending = false;
-		trace(TR_TIMER, "%s expired", t->name);
+		trace_with(TR_TIMER, &(struct trace_fields){ .what = t->name }, "%s expired", t->name);
 		t->function(t);
 	}
 	reprogram();
