@@ -174,14 +174,17 @@ void resched_curr(void)
 
 static void slice_expired(struct timer_list *t)
 {
+	virtual_clock_forward(SCHED_SLICE_NS);
 	resched_curr();
 }
 
-/* Arm the slice of the task about to run when others wait for the CPU. */
+/* Arm the slice of the task about to run when others wait for the CPU, or
+ * always under --clock=virtual, where only a slice moves time while a task
+ * spins. */
 static void start_slice(struct task_struct *next)
 {
-	if (next != idle_task && !list_empty(&runqueue))
-		mod_timer(&slice_timer, ktime_get() + SCHED_SLICE_NS);
+	if (next != idle_task && (clock_virtual || !list_empty(&runqueue)))
+		mod_timer(&slice_timer, cpu_clock() + SCHED_SLICE_NS);
 	else
 		del_timer(&slice_timer);
 }
@@ -221,7 +224,7 @@ void set_current_state(long state)
 
 void sched_init(void)
 {
-	timer_setup(&slice_timer, slice_expired, "sched_slice");
+	timer_setup_cpu(&slice_timer, slice_expired, "sched_slice");
 }
 
 static void finish_task_switch(struct task_struct *prev)
@@ -314,6 +317,8 @@ void cpu_idle(void)
 			schedule();
 			continue;
 		}
+		if (virtual_clock_advance())
+			continue;
 		arch_idle();
 	}
 }
