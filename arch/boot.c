@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/personality.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -29,13 +31,21 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-	fputs("usage: umk [--trace[=FILE]] [--help] [--version] PROGRAM [ARG...]\n"
+	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--clock=CLOCK]\n"
+	      "           [--help] [--version] PROGRAM [ARG...]\n"
 	      "\n"
 	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
 	      "umk exits with PROGRAM's exit status, or 128+N if a signal N killed it.\n"
 	      "\n"
 	      "  --trace        write one line per kernel event to stderr\n"
 	      "  --trace=FILE   write them to FILE instead\n"
+	      "  --trace-format=FMT  text (the default), json (one JSON object per\n"
+	      "                 line) or chrome (Chrome trace-event format, for\n"
+	      "                 Perfetto and chrome://tracing)\n"
+	      "  --clock=host   time is the host's (the default)\n"
+	      "  --clock=virtual  time stands still while a task can run and jumps\n"
+	      "                 to the next timer when none can: the same run gives\n"
+	      "                 the same trace every time\n"
 	      "  --help         show this help\n"
 	      "  --version      show the version\n"
 	      "\n"
@@ -82,11 +92,51 @@ static void boot_kernel(void *arg)
 extern struct task_struct *idle_task;
 struct task_struct *idle_task_init(void *stack);
 
+/* --clock=virtual promises the same trace run after run, and the trace
+ * shows addresses (a handler's, a frame's): run umk again with the host's
+ * address-space randomisation off, as `setarch -R` (and gdb) would. */
+static void fixed_addresses(char **argv)
+{
+	int persona = personality(0xffffffff);
+	int i;
+
+	/* Before any option has opened a file: the new image opens its own. */
+	for (i = 1; argv[i] && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--clock=virtual"))
+			break;
+	}
+	if (!argv[i] || strcmp(argv[i], "--clock=virtual"))
+		return;
+
+	if (persona < 0 || (persona & ADDR_NO_RANDOMIZE))
+		return;
+	if (personality(persona | ADDR_NO_RANDOMIZE) < 0)
+		return;
+	execv("/proc/self/exe", argv);
+	/* Not fatal: the run is still correct, its addresses just vary. */
+	personality(persona);
+}
+
+static void set_trace_format(const char *fmt)
+{
+	if (!strcmp(fmt, "text")) {
+		trace_format = TRACE_TEXT;
+	} else if (!strcmp(fmt, "json")) {
+		trace_format = TRACE_JSON;
+	} else if (!strcmp(fmt, "chrome")) {
+		trace_format = TRACE_CHROME;
+		lanes_enabled = true;
+	} else {
+		usage_error("unknown trace format '%s': text, json or chrome", fmt);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct boot_args b;
 	int i;
 
+	fixed_addresses(argv);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
@@ -107,6 +157,14 @@ int main(int argc, char **argv)
 				fprintf(stderr, "umk: %s: %s\n", a + 8, strerror(errno));
 				return UMK_EXIT_USAGE;
 			}
+		} else if (!strcmp(a, "--clock=virtual")) {
+			clock_virtual = true;
+		} else if (!strcmp(a, "--clock=host")) {
+			clock_virtual = false;
+		} else if (!strncmp(a, "--clock=", 8)) {
+			usage_error("unknown clock '%s': host or virtual", a + 8);
+		} else if (!strncmp(a, "--trace-format=", 15)) {
+			set_trace_format(a + 15);
 		} else {
 			usage_error("unknown option '%s'", a);
 		}
@@ -121,7 +179,7 @@ int main(int argc, char **argv)
 	__asm__ volatile("rdfsbase %0" : "=r"(kernel_fs_base));
 	trap_init();
 	sud_enable();
-	time_init();
+	time_init(clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
 	irq_init();
 	void *stack = arch_alloc_kstack();
 	if (!stack)

@@ -63,6 +63,6 @@ void irq_init(void);		/* console input raises SIGIO */
 void irq_exit_host(void);	/* undo irq_init's changes to the host fd */
 
 /* time.c */
-void time_init(void);
+void time_init(int clockid);
 
 #endif

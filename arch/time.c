@@ -2,8 +2,9 @@
  * arch/time.c: the host clocks and the one host timer.
  *
  * The kernel keeps its timers ordered and asks for one expiry at a time: the
- * host timer is a one-shot POSIX timer on CLOCK_MONOTONIC that raises SIGALRM
- * at an absolute time. There is no periodic tick.
+ * host timer is a one-shot POSIX timer on CLOCK_MONOTONIC (umk's CPU time
+ * under --clock=virtual) that raises SIGALRM at an absolute time. There is
+ * no periodic tick.
  */
 #include "host.h"
 
@@ -15,14 +16,17 @@
 
 static timer_t host_timer;
 
-void time_init(void)
+/* clockid: CLOCK_MONOTONIC, or CLOCK_PROCESS_CPUTIME_ID under
+ * --clock=virtual, where the host timer only ends time slices (see
+ * include/umk/timer.h). */
+void time_init(int clockid)
 {
 	struct sigevent sev = {
 		.sigev_notify = SIGEV_SIGNAL,
 		.sigev_signo = SIGALRM,
 	};
 
-	if (timer_create(CLOCK_MONOTONIC, &sev, &host_timer))
+	if (timer_create(clockid, &sev, &host_timer))
 		panic("time_init: timer_create failed");
 }
 

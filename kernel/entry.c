@@ -72,7 +72,7 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 {
 	current->regs = regs;
 	current->orig_ax = -1;
-	trace(TR_FAULT, "%s addr=0x%lx", signal_name(signo), addr);
+	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
 	force_sig_fault(signo, code, addr);
 	exit_to_user_mode_loop(regs);
 }

@@ -287,7 +287,8 @@ static int de_thread(struct task_struct *tsk)
 	/* Become the leader: its pid, its parent, its children. The old
 	 * leader exited (nr_threads counts it no more): a zombie whose kernel
 	 * stack is gone, so it can be released here. */
-	trace(TR_TASK, "exec: thread %d takes over pid %d", tsk->pid, leader->pid);
+	trace_with(TR_TASK, &(struct trace_fields){ .other = leader->pid, .what = "exec" },
+		   "exec: thread %d takes over pid %d", tsk->pid, leader->pid);
 	tsk->pid = leader->pid;
 	tsk->group_leader = tsk;
 	sig->leader = tsk;
@@ -358,7 +359,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	if (err)
 		goto out;
 	exec_mmap(&bprm, regs);
-	trace(TR_TASK, "exec %s", path);
+	trace_with(TR_TASK, &(struct trace_fields){ .other = current->pid, .what = "exec" }, "exec %s", path);
 out:
 	if (bprm.fd >= 0)
 		os_close(bprm.fd);

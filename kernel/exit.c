@@ -79,7 +79,9 @@ static __noreturn void umk_halt(int code)
 {
 	int status = (code & 0x7f) ? 128 + (code & 0x7f) : (code >> 8) & 0xff;
 
-	trace(TR_TASK, "halt: pid 1 is gone, umk exits with %d", status);
+	trace_with(TR_TASK, &(struct trace_fields){ .other = 1, .ret = status, .what = "halt" },
+		   "halt: pid 1 is gone, umk exits with %d", status);
+	trace_finish();
 	os_exit(status);
 }
 
@@ -95,7 +97,8 @@ void do_exit(long code)
 	if (sig->flags & SIGNAL_GROUP_EXIT)
 		code = sig->group_exit_code;
 	tsk->exit_code = code;
-	trace(TR_TASK, "exit %d status=0x%04lx", tsk->pid, code);
+	trace_with(TR_TASK, &(struct trace_fields){ .other = tsk->pid, .ret = code, .what = "exit" },
+		   "exit %d status=0x%04lx", tsk->pid, code);
 
 	exit_mm(tsk);
 	put_files_struct(tsk->files);
@@ -210,7 +213,8 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
 		else
 			fill_info(wo, p, CLD_EXITED, (code >> 8) & 0xff);
 		if (!(wo->options & WNOWAIT)) {
-			trace(TR_TASK, "reap %d status=0x%04x", pid, code);
+			trace_with(TR_TASK, &(struct trace_fields){ .other = pid, .ret = code, .what = "reap" },
+				   "reap %d status=0x%04x", pid, code);
 			release_task(p);
 		}
 		return pid;

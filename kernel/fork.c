@@ -221,7 +221,8 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	if ((flags & CLONE_PARENT) && current->group_leader->real_parent == idle_task)
 		return -EINVAL;
 	if (!(flags & CLONE_VM)) {
-		trace(TR_NOSYS, "clone without CLONE_VM (umk has no MMU)");
+		trace_with(TR_NOSYS, &(struct trace_fields){ .nr = current->orig_ax },
+			   "clone without CLONE_VM (umk has no MMU)");
 		return -ENOSYS;
 	}
 
@@ -229,7 +230,8 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	if (!p)
 		return err;
 	pid = p->pid;
-	trace(TR_TASK, "%s %d", flags & CLONE_THREAD ? "thread" : "fork", pid);
+	trace_with(TR_TASK, &(struct trace_fields){ .other = pid, .what = flags & CLONE_THREAD ? "thread" : "fork" },
+		   "%s %d", flags & CLONE_THREAD ? "thread" : "fork", pid);
 	if (flags & CLONE_PARENT_SETTID)
 		put_user(pid, parent_tid);
 	if (flags & CLONE_VFORK) {

@@ -174,14 +174,17 @@ void resched_curr(void)
 
 static void slice_expired(struct timer_list *t)
 {
+	virtual_clock_forward(SCHED_SLICE_NS);
 	resched_curr();
 }
 
-/* Arm the slice of the task about to run when others wait for the CPU. */
+/* Arm the slice of the task about to run when others wait for the CPU, or
+ * always under --clock=virtual, where only a slice moves time while a task
+ * spins. */
 static void start_slice(struct task_struct *next)
 {
-	if (next != idle_task && !list_empty(&runqueue))
-		mod_timer(&slice_timer, ktime_get() + SCHED_SLICE_NS);
+	if (next != idle_task && (clock_virtual || !list_empty(&runqueue)))
+		mod_timer(&slice_timer, cpu_clock() + SCHED_SLICE_NS);
 	else
 		del_timer(&slice_timer);
 }
@@ -193,6 +196,7 @@ bool wake_up_state(struct task_struct *p, long state)
 	p->state = TASK_RUNNING;
 	if (p == current)
 		return true;
+	trace_with(TR_WAKEUP, &(struct trace_fields){ .other = p->pid }, "%d", p->pid);
 	enqueue_task(p);
 	if (current == idle_task)
 		resched_curr();
@@ -220,7 +224,7 @@ void set_current_state(long state)
 
 void sched_init(void)
 {
-	timer_setup(&slice_timer, slice_expired, "sched_slice");
+	timer_setup_cpu(&slice_timer, slice_expired, "sched_slice");
 }
 
 static void finish_task_switch(struct task_struct *prev)
@@ -287,7 +291,8 @@ void schedule(void)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
-	trace(TR_SWITCH, "%d -> %d (%s)", prev->pid, next->pid, switch_reason(prev));
+	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = switch_reason(prev) },
+		   "%d -> %d (%s)", prev->pid, next->pid, switch_reason(prev));
 
 	switch_prev = prev;
 	arch_switch_to(prev, next);
@@ -312,6 +317,8 @@ void cpu_idle(void)
 			schedule();
 			continue;
 		}
+		if (virtual_clock_advance())
+			continue;
 		arch_idle();
 	}
 }

@@ -204,7 +204,8 @@ static bool prepare_signal(int sig, struct task_struct *p)
 			signal->flags = why | SIGNAL_STOP_CONTINUED;
 			signal->group_stop_count = 0;
 			signal->stop_report = 0;
-			trace(TR_DELIVER, "SIGCONT -> continue %d", p->tgid);
+			trace_with(TR_DELIVER, &(struct trace_fields){ .sig = SIGCONT, .what = "continue" },
+				   "SIGCONT -> continue %d", p->tgid);
 		}
 	}
 	return !sig_ignored(p, sig);
@@ -269,7 +270,8 @@ static void complete_signal(int sig, struct task_struct *p, bool group)
 	    (sig == SIGKILL || !sigismember(&t->blocked, sig))) {
 		signal->flags = SIGNAL_GROUP_EXIT;
 		signal->group_exit_code = sig;
-		trace(TR_DELIVER, "%s -> terminate %d", signal_name(sig), p->tgid);
+		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = sig, .what = "terminate" },
+			   "%s -> terminate %d", signal_name(sig), p->tgid);
 		zap_other_threads(NULL, signal);
 		return;
 	}
@@ -284,14 +286,16 @@ int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool gro
 	struct sigqueue *q;
 
 	if (!prepare_signal(sig, t)) {
-		trace(TR_SIGNAL, "%s -> %d ignored", signal_name(sig), t->pid);
+		trace_with(TR_SIGNAL, &(struct trace_fields){ .other = t->pid, .sig = sig, .what = "ignored" },
+			   "%s -> %d ignored", signal_name(sig), t->pid);
 		return 0;
 	}
 	/* Standard signals coalesce; real-time signals queue. */
 	if (sig < SIGRTMIN && sigismember(&pending->signal, sig))
 		return 0;
-	trace(TR_SIGNAL, "%s -> %d%s", signal_name(sig), group ? t->tgid : t->pid,
-	      group ? "" : " (thread)");
+	trace_with(TR_SIGNAL, &(struct trace_fields){ .other = group ? t->tgid : t->pid, .sig = sig,
+						      .what = group ? "process" : "thread" },
+		   "%s -> %d%s", signal_name(sig), group ? t->tgid : t->pid, group ? "" : " (thread)");
 	q = sigqueue_alloc(sig, info);
 	if (q)
 		list_add_tail(&q->list, &pending->list);
@@ -562,12 +566,14 @@ bool get_signal(struct ksignal *ksig)
 		if (sig_kernel_ignore(signr))
 			continue;
 		if (sig_kernel_stop(signr)) {
-			trace(TR_DELIVER, "%s -> stop", signal_name(signr));
+			trace_with(TR_DELIVER, &(struct trace_fields){ .sig = signr, .what = "stop" },
+				   "%s -> stop", signal_name(signr));
 			do_signal_stop(signr);
 			continue;
 		}
 		/* Terminate (and "dump core": umk writes no core file). */
-		trace(TR_DELIVER, "%s -> terminate", signal_name(signr));
+		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = signr, .what = "terminate" },
+			   "%s -> terminate", signal_name(signr));
 		do_group_exit(signr);
 	}
 }

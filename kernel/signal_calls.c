@@ -305,7 +305,8 @@ void host_signals_interrupt(unsigned long sigs)
 	for (sig = 1; sig <= _NSIG; sig++) {
 		if (!(sigs & sigmask(sig)))
 			continue;
-		trace(TR_SIGNAL, "%s from the host -> every process", signal_name(sig));
+		trace_with(TR_SIGNAL, &(struct trace_fields){ .other = -1, .sig = sig, .what = "host" },
+			   "%s from the host -> every process", signal_name(sig));
 		fill_kill_info(&info, sig, SI_KERNEL);
 		list_for_each_entry(p, &task_list, tasks) {
 			if (thread_group_leader(p) && p != idle_task && !p->exit_state)

@@ -161,8 +161,9 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	/* The handler starts with a fresh FPU, as on Linux: the host restores
 	 * none when the frame has no FPU state. */
 	regs->fpstate = NULL;
-	trace(TR_DELIVER, "%s -> handler %#lx frame %#lx%s", signal_name(ksig->sig),
-	      (unsigned long)ksig->ka.handler, frame_sp, on_altstack ? " (altstack)" : "");
+	trace_with(TR_DELIVER, &(struct trace_fields){ .sig = ksig->sig, .what = "handler" },
+		   "%s -> handler %#lx frame %#lx%s", signal_name(ksig->sig),
+		   (unsigned long)ksig->ka.handler, frame_sp, on_altstack ? " (altstack)" : "");
 	return 0;
 }
 
@@ -174,9 +175,10 @@ void set_current_blocked(sigset_t *newset)
 }
 
 /* Apply the restart decision to a task that entered by a system call
- * (orig_ax >= 0); ka is the handler about to run, or NULL. */
-static void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka)
+ * (orig_ax >= 0); ksig is the signal whose handler is about to run, or NULL. */
+static void syscall_restart(struct pt_regs *regs, const struct ksignal *ksig)
 {
+	const struct k_sigaction *ka = ksig ? &ksig->ka : NULL;
 	long ret = regs->ax;
 	enum restart_action a;
 	const char *err;
@@ -200,18 +202,22 @@ static void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka)
 		break;
 	}
 	err = errno_name(-ret);
-	trace(TR_RESTART, "%s %s -> %s (%s)", syscall_name(current->orig_ax), err ? err : "?",
-	      restart_action_name(a),
-	      !ka ? "no handler" : ka->flags & SA_RESTART ? "handler, SA_RESTART" : "handler");
+	trace_with(TR_RESTART,
+		   &(struct trace_fields){ .nr = current->orig_ax, .ret = ret,
+					   .sig = ksig ? ksig->sig : 0, .what = restart_action_name(a) },
+		   "%s %s -> %s (%s)", syscall_name(current->orig_ax), err ? err : "?",
+		   restart_action_name(a),
+		   !ka ? "no handler" : ka->flags & SA_RESTART ? "handler, SA_RESTART" : "handler");
 }
 
 static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 {
 	sigset_t blocked;
 
-	syscall_restart(regs, &ksig->ka);
+	syscall_restart(regs, ksig);
 	if (setup_rt_frame(ksig, regs)) {
-		trace(TR_DELIVER, "%s -> cannot build the frame: SIGSEGV", signal_name(ksig->sig));
+		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = ksig->sig, .what = "noframe" },
+			   "%s -> cannot build the frame: SIGSEGV", signal_name(ksig->sig));
 		force_sigsegv(ksig->sig);
 		return;
 	}
@@ -281,7 +287,8 @@ long sys_restart_syscall(void)
 {
 	struct restart_block *restart = &current_thread_info()->restart_block;
 
-	trace(TR_RESTART, "restart_syscall -> %s", restart->fn_name);
+	trace_with(TR_RESTART, &(struct trace_fields){ .nr = __NR_restart_syscall, .what = restart->fn_name },
+		   "restart_syscall -> %s", restart->fn_name);
 	return restart->fn(restart);
 }
 
@@ -384,11 +391,12 @@ long sys_rt_sigreturn(void)
 	/* A restored rax must never be taken for a restart code. */
 	current->orig_ax = -1;
 	set_restart_fn(&current_thread_info()->restart_block, do_no_restart_syscall);
-	trace(TR_DELIVER, "sigreturn -> ip %#lx", regs->ip);
+	trace_with(TR_DELIVER, &(struct trace_fields){ .what = "sigreturn" }, "sigreturn -> ip %#lx",
+		   regs->ip);
 	return regs->ax;
 
 badframe:
-	trace(TR_DELIVER, "sigreturn: bad frame -> SIGSEGV");
+	trace_with(TR_DELIVER, &(struct trace_fields){ .what = "badframe" }, "sigreturn: bad frame -> SIGSEGV");
 	/* signal_fault: a plain forced SIGSEGV; a handler of the program's
 	 * may still run if it is neither blocked nor ignored. */
 	force_sig_fault(SIGSEGV, SI_KERNEL, 0);

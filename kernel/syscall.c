@@ -185,7 +185,7 @@ static void trace_enter(long nr, const struct syscall_desc *d, const struct pt_r
 
 	/* Decoding reads user memory and formats: only when the trace is
 	 * being written out. The ring always records the call. */
-	if (trace_fd < 0) {
+	if (!trace_writing()) {
 		trace_syscall(TR_ENTER, nr, 0);
 		return;
 	}
@@ -199,23 +199,24 @@ static void trace_enter(long nr, const struct syscall_desc *d, const struct pt_r
 	}
 	if (o < sizeof(line))
 		snprintf(line + o, sizeof(line) - o, ")");
-	trace(TR_ENTER, "%s", line);
+	trace_with(TR_ENTER, &(struct trace_fields){ .nr = nr }, "%s", line);
 }
 
 static void trace_exit(long nr, long ret)
 {
 	const char *err = IS_ERR_VALUE(ret) ? errno_name(-ret) : NULL;
+	struct trace_fields f = { .nr = nr, .ret = ret };
 
-	if (trace_fd < 0) {
+	if (!trace_writing()) {
 		trace_syscall(TR_EXIT, nr, ret);
 		return;
 	}
 	if (err)
-		trace(TR_EXIT, "%s = -1 %s", syscall_name(nr), err);
+		trace_with(TR_EXIT, &f, "%s = -1 %s", syscall_name(nr), err);
 	else if (nr == __NR_mmap || nr == __NR_brk)
-		trace(TR_EXIT, "%s = %#lx", syscall_name(nr), ret);
+		trace_with(TR_EXIT, &f, "%s = %#lx", syscall_name(nr), ret);
 	else
-		trace(TR_EXIT, "%s = %ld", syscall_name(nr), ret);
+		trace_with(TR_EXIT, &f, "%s = %ld", syscall_name(nr), ret);
 }
 
 long invoke_syscall(struct pt_regs *regs, long nr)
@@ -224,7 +225,7 @@ long invoke_syscall(struct pt_regs *regs, long nr)
 	long ret;
 
 	if (nr < 0 || nr >= NR_syscalls || !sys_call_table[nr].fn) {
-		trace(TR_NOSYS, "%s", syscall_name(nr));
+		trace_with(TR_NOSYS, &(struct trace_fields){ .nr = nr }, "%s", syscall_name(nr));
 		return -ENOSYS;
 	}
 	d = &sys_call_table[nr];

@@ -11,6 +11,13 @@
  * the expiry, clock and rmtp in current's restart_block, so restart_syscall
  * resumes the same sleep (hrtimer_nanosleep_restart). An absolute sleep
  * returns -ERESTARTNOHAND and leaves rmtp alone.
+ *
+ * --clock=virtual (DESIGN.md section 5): the kernel's clock stands still
+ * while any task can run; when the CPU goes idle, cpu_idle() calls
+ * virtual_clock_advance(), which jumps it to the next expiry. The same
+ * program then sees the same times, and makes the same trace, run after run,
+ * and a stop in gdb fires no timer. Virtual CLOCK_MONOTONIC starts at 0 at
+ * boot and CLOCK_REALTIME at VIRTUAL_REALTIME_BOOT.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -20,18 +27,34 @@
 #include <umk/trace.h>
 #include <umk/uaccess.h>
 
-static LIST_HEAD(timer_list_head);
+/* 2026-01-01 00:00:00 UTC: where virtual CLOCK_REALTIME starts. */
+#define VIRTUAL_REALTIME_BOOT (1767225600LL * NSEC_PER_SEC)
+
+bool clock_virtual;
+static u64 virtual_now;			/* the virtual CLOCK_MONOTONIC */
+
+static LIST_HEAD(timer_list_head);	/* on ktime_get(), by expiry */
+static LIST_HEAD(cpu_timer_head);	/* on cpu_clock(), by expiry */
 static u64 boot_ns;
+
+u64 cpu_clock(void)
+{
+	return os_clock_ns(clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
+}
 
 u64 ktime_get(void)
 {
-	return os_clock_ns(CLOCK_MONOTONIC);
+	return clock_virtual ? virtual_now : (u64)os_clock_ns(CLOCK_MONOTONIC);
 }
 
 u64 ktime_since_boot(void)
 {
-	if (!boot_ns)
+	static bool booted;
+
+	if (!booted) {
 		boot_ns = ktime_get();
+		booted = true;
+	}
 	return ktime_get() - boot_ns;
 }
 
@@ -68,17 +91,31 @@ s64 clock_get_ns(int clockid)
 		return cputime_ns(clockid);
 	if (!clock_valid(clockid))
 		return -EINVAL;
-	return os_clock_ns(clockid);
+	if (!clock_virtual)
+		return os_clock_ns(clockid);
+	if (clockid == CLOCK_REALTIME || clockid == CLOCK_REALTIME_COARSE)
+		return VIRTUAL_REALTIME_BOOT + virtual_now;
+	return virtual_now;
 }
 
 /* ---- kernel timers ---- */
 
+static u64 first_expiry(struct list_head *head)
+{
+	return list_empty(head) ? 0 : list_first_entry(head, struct timer_list, entry)->expires;
+}
+
+/* The one host timer runs on cpu_clock() (arch's time_init chose it): it
+ * goes off at the earliest cpu timer, or kernel timer unless the kernel's
+ * clock is virtual. 0 disarms. */
 static void reprogram(void)
 {
-	if (list_empty(&timer_list_head))
-		os_timer_set(0);
-	else
-		os_timer_set(list_first_entry(&timer_list_head, struct timer_list, entry)->expires);
+	u64 next = first_expiry(&cpu_timer_head);
+	u64 kernel = clock_virtual ? 0 : first_expiry(&timer_list_head);
+
+	if (kernel && (!next || kernel < next))
+		next = kernel;
+	os_timer_set(next);
 }
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
@@ -87,7 +124,14 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const ch
 	t->function = fn;
 	t->name = name;
 	t->pending = false;
+	t->cpu = false;
 	t->expires = 0;
+}
+
+void timer_setup_cpu(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
+{
+	timer_setup(t, fn, name);
+	t->cpu = true;
 }
 
 bool del_timer(struct timer_list *t)
@@ -96,7 +140,7 @@ bool del_timer(struct timer_list *t)
 
 	if (!t->pending)
 		return false;
-	was_first = timer_list_head.next == &t->entry;
+	was_first = t->entry.prev == &timer_list_head || t->entry.prev == &cpu_timer_head;
 	list_del_init(&t->entry);
 	t->pending = false;
 	if (was_first)
@@ -106,35 +150,59 @@ bool del_timer(struct timer_list *t)
 
 void mod_timer(struct timer_list *t, u64 expires)
 {
+	struct list_head *head = t->cpu ? &cpu_timer_head : &timer_list_head;
 	struct timer_list *pos;
 
 	del_timer(t);
 	t->expires = expires;
 	t->pending = true;
-	list_for_each_entry(pos, &timer_list_head, entry) {
+	list_for_each_entry(pos, head, entry) {
 		if (pos->expires > expires)
 			break;
 	}
 	list_add_tail(&t->entry, &pos->entry);	/* before pos: keeps the order */
-	if (timer_list_head.next == &t->entry)
+	if (head->next == &t->entry)
 		reprogram();
 }
 
-void run_timers(void)
+static void run_expired(struct list_head *head, u64 now)
 {
-	u64 now = ktime_get();
 	struct timer_list *t;
 
-	while (!list_empty(&timer_list_head)) {
-		t = list_first_entry(&timer_list_head, struct timer_list, entry);
+	while (!list_empty(head)) {
+		t = list_first_entry(head, struct timer_list, entry);
 		if (t->expires > now)
 			break;
 		list_del_init(&t->entry);
 		t->pending = false;
-		trace(TR_TIMER, "%s expired", t->name);
+		trace_with(TR_TIMER, &(struct trace_fields){ .what = t->name }, "%s expired", t->name);
 		t->function(t);
 	}
+}
+
+void run_timers(void)
+{
+	run_expired(&cpu_timer_head, cpu_clock());
+	run_expired(&timer_list_head, ktime_get());
 	reprogram();
+}
+
+void virtual_clock_forward(u64 ns)
+{
+	if (clock_virtual)
+		virtual_now += ns;
+}
+
+bool virtual_clock_advance(void)
+{
+	u64 next = first_expiry(&timer_list_head);
+
+	if (!clock_virtual || list_empty(&timer_list_head))
+		return false;
+	if (next > virtual_now)
+		virtual_now = next;
+	run_timers();
+	return true;
 }
 
 /* ---- sleeping until a time (hrtimer_sleeper) ---- */
@@ -309,7 +377,7 @@ long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
 
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 {
-	s64 ns = os_clock_ns(CLOCK_REALTIME);
+	s64 ns = clock_get_ns(CLOCK_REALTIME);
 	struct __kernel_old_timeval v = { ns / NSEC_PER_SEC, (ns % NSEC_PER_SEC) / 1000 };
 	int zone[2] = { 0, 0 };		/* struct timezone: UTC, no DST */
 

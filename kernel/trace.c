@@ -1,9 +1,10 @@
 /*
- * kernel/trace.c: the trace ring and its text form.
+ * kernel/trace.c: the trace ring and its writers.
  *
  * Every event goes into trace_ring (gdb reads it: umk-trace) and, when umk
- * was started with --trace, is written at once to trace_fd as one line:
- *	<seconds since boot> <pid> <event> <details>
+ * was started with --trace, is written at once to trace_fd in the chosen
+ * form: text here, JSON lines and Chrome in kernel/trace_json.c. Events also
+ * feed the lanes (kernel/lanes.c) when the Chrome trace needs spans.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -13,12 +14,13 @@
 
 struct trace_ring trace_ring;
 int trace_fd = -1;
+enum trace_format trace_format = TRACE_TEXT;
 
 static const char *const event_names[TR_NR_EVENTS] = {
 	[TR_ENTER] = "enter",	[TR_EXIT] = "exit",	[TR_SWITCH] = "switch",
-	[TR_TIMER] = "timer",	[TR_SIGNAL] = "signal",	[TR_DELIVER] = "deliver",
-	[TR_RESTART] = "restart", [TR_FAULT] = "fault", [TR_TASK] = "task",
-	[TR_NOSYS] = "nosys",
+	[TR_WAKEUP] = "wakeup",	[TR_TIMER] = "timer",	[TR_SIGNAL] = "signal",
+	[TR_DELIVER] = "deliver", [TR_RESTART] = "restart", [TR_FAULT] = "fault",
+	[TR_TASK] = "task",	[TR_NOSYS] = "nosys",
 };
 
 const char *trace_event_name(enum trace_event ev)
@@ -33,37 +35,89 @@ static struct trace_entry *trace_next(enum trace_event ev)
 	e->ts = ktime_since_boot();
 	e->pid = current->pid;
 	e->event = ev;
-	e->nr = -1;
-	e->ret = 0;
+	e->f = (struct trace_fields){ 0 };
 	return e;
+}
+
+static void trace_text_line(const struct trace_entry *e)
+{
+	char line[TRACE_MSG_LEN + 64];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%llu.%06llu %d %s %s\n",
+		     (unsigned long long)(e->ts / NSEC_PER_SEC),
+		     (unsigned long long)(e->ts % NSEC_PER_SEC / 1000), e->pid,
+		     event_names[e->event], e->msg);
+	os_write(trace_fd, line, min((size_t)n, sizeof(line) - 1));
+}
+
+/* Hand a recorded event to whoever reads events as they happen. */
+static void trace_emit(const struct trace_entry *e)
+{
+	if (lanes_enabled)
+		lanes_event(e);
+	if (trace_fd < 0)
+		return;
+	switch (trace_format) {
+	case TRACE_TEXT:
+		trace_text_line(e);
+		break;
+	case TRACE_JSON:
+		trace_json_line(e);
+		break;
+	case TRACE_CHROME:
+		trace_chrome_event(e);
+		break;
+	}
 }
 
 void trace_syscall(enum trace_event ev, long nr, long ret)
 {
 	struct trace_entry *e = trace_next(ev);
 
-	e->nr = nr;
-	e->ret = ret;
+	e->f.nr = nr;
+	e->f.ret = ret;
 	e->msg[0] = '\0';
+	trace_emit(e);
+}
+
+static void trace_vrecord(enum trace_event ev, const struct trace_fields *f, const char *fmt,
+			  va_list ap)
+{
+	struct trace_entry *e = trace_next(ev);
+
+	if (f)
+		e->f = *f;
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	trace_emit(e);
 }
 
 void trace(enum trace_event ev, const char *fmt, ...)
 {
-	struct trace_entry *e = trace_next(ev);
-	char line[TRACE_MSG_LEN + 64];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	trace_vrecord(ev, NULL, fmt, ap);
 	va_end(ap);
-	if (trace_fd < 0)
-		return;
-	n = snprintf(line, sizeof(line), "%llu.%06llu %d %s %s\n",
-		     (unsigned long long)(e->ts / NSEC_PER_SEC),
-		     (unsigned long long)(e->ts % NSEC_PER_SEC / 1000), e->pid,
-		     event_names[ev], e->msg);
-	os_write(trace_fd, line, min((size_t)n, sizeof(line) - 1));
+}
+
+void trace_with(enum trace_event ev, const struct trace_fields *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	trace_vrecord(ev, f, fmt, ap);
+	va_end(ap);
+}
+
+void trace_finish(void)
+{
+	u64 now = ktime_since_boot();
+
+	if (lanes_enabled)
+		lanes_finish(now);
+	if (trace_fd >= 0 && trace_format == TRACE_CHROME)
+		trace_chrome_finish();
 }
 
 static const char *const errno_names[] = {

@@ -21,6 +21,9 @@ void irq_replay(void);
  * Runs argv[0] as pid 1 with envp. */
 void start_kernel(char **argv, char **envp) __noreturn;
 
+/* kernel/time.c: --clock=virtual. Set before start_kernel, never after. */
+extern bool clock_virtual;
+
 /* Exit statuses of umk itself (documented in README.md) */
 #define UMK_EXIT_USAGE 2
 #define UMK_EXIT_FAILURE 125	/* host unsupported, or a kernel oops */

@@ -1,7 +1,14 @@
 /* Kernel timers and clocks (include/linux/timer.h, hrtimer.h, time64.h).
  * Timers expire on CLOCK_MONOTONIC nanoseconds; they are kept ordered by
  * expiry, and the one host timer is programmed for the earliest, so there is
- * no periodic tick: an idle umk sleeps until the next expiry. */
+ * no periodic tick: an idle umk sleeps until the next expiry.
+ *
+ * The kernel's clock is the host's, or with --clock=virtual (clock_virtual)
+ * a virtual one that stands still while any task can run and jumps to the
+ * next timer's expiry when none can. The scheduler's time slice runs on
+ * cpu_clock() instead (timer_setup_cpu): the host's CLOCK_MONOTONIC, or
+ * under --clock=virtual umk's own CPU time on the host, so a slice still
+ * ends when a task spins and never because the host or gdb paused umk. */
 #ifndef UMK_TIMER_H
 #define UMK_TIMER_H
 
@@ -34,12 +41,19 @@ struct timer_list {
 	void (*function)(struct timer_list *);
 	const char *name;		/* for the trace */
 	bool pending;
+	bool cpu;			/* expires on cpu_clock() */
 };
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const char *name);
+/* A timer whose expiry is on cpu_clock(), not the kernel's clock. */
+void timer_setup_cpu(struct timer_list *t, void (*fn)(struct timer_list *), const char *name);
 void mod_timer(struct timer_list *t, u64 expires);	/* (re)arm */
 bool del_timer(struct timer_list *t);			/* true if it was pending */
 void run_timers(void);		/* IRQ_TIMER: run what expired, reprogram */
+/* The CPU is idle: under --clock=virtual, jump the clock to the next
+ * timer's expiry and run it. false when there is nothing to jump to (or the
+ * clock is the host's): then wait for a host interrupt. */
+bool virtual_clock_advance(void);
 
 /* A timer that wakes a task (Linux's hrtimer_sleeper): task is set to NULL
  * when it fires, which is how the sleeper tells expiry from other wakeups.
@@ -52,7 +66,12 @@ struct hrtimer_sleeper {
 void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name);
 void hrtimer_sleeper_cancel(struct hrtimer_sleeper *sl);
 
-u64 ktime_get(void);		/* CLOCK_MONOTONIC ns */
+u64 ktime_get(void);		/* CLOCK_MONOTONIC ns: the kernel's clock */
+u64 cpu_clock(void);		/* ns on the clock of time slices (above) */
+/* Under --clock=virtual, a task has used a whole slice of CPU: move the
+ * virtual clock on by ns, so a program that spins until time passes sees
+ * it pass. */
+void virtual_clock_forward(u64 ns);
 u64 ktime_since_boot(void);	/* ns since umk started, for the trace */
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);

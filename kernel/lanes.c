@@ -1,0 +1,146 @@
+/*
+ * kernel/lanes.c: what each task was doing over time.
+ *
+ * The Chrome trace draws one lane per task, made of spans:
+ * running, runnable (waiting for the CPU), sleeping, stopped. The lanes
+ * follow the trace's own events, so a span begins and ends exactly where the
+ * text trace shows it: switch (prev leaves for the reason given, next runs),
+ * wakeup (a sleeper or stopped task becomes runnable), fork and thread (a new
+ * task is runnable). A span is handed to its consumers when it ends.
+ *
+ * The idle task (pid 0) has a lane too: its running spans are the CPU idle.
+ */
+#include <umk/arch.h>
+#include <umk/sched.h>
+#include <umk/trace.h>
+
+bool lanes_enabled;
+
+static struct lane *lanes;	/* by first appearance */
+static size_t nr_lanes, lanes_cap;
+
+const char *lane_state_name(enum lane_state s)
+{
+	static const char *const names[] = {
+		[LANE_NONE] = "none",	      [LANE_RUNNING] = "running",
+		[LANE_RUNNABLE] = "runnable", [LANE_SLEEPING] = "sleeping",
+		[LANE_STOPPED] = "stopped",   [LANE_DEAD] = "dead",
+	};
+
+	return s <= LANE_DEAD ? names[s] : "?";
+}
+
+struct lane *lane_find(pid_t pid)
+{
+	size_t i;
+
+	/* From the newest: a pid is only reused after its lane is dead. */
+	for (i = nr_lanes; i-- > 0;) {
+		if (lanes[i].pid == pid)
+			return &lanes[i];
+	}
+	return NULL;
+}
+
+struct lane *lane_at(size_t i)
+{
+	return i < nr_lanes ? &lanes[i] : NULL;
+}
+
+/* pid's lane, made on its first event. */
+static struct lane *lane_get(pid_t pid)
+{
+	struct task_struct *t;
+	struct lane *l = lane_find(pid);
+
+	if (l && l->state != LANE_DEAD)
+		return l;
+	if (nr_lanes == lanes_cap) {
+		struct lane *bigger;
+
+		lanes_cap = lanes_cap ? 2 * lanes_cap : 64;
+		bigger = kmalloc(lanes_cap * sizeof(*bigger));
+		if (lanes)
+			memcpy(bigger, lanes, nr_lanes * sizeof(*bigger));
+		kfree(lanes);
+		lanes = bigger;
+	}
+	l = &lanes[nr_lanes++];
+	t = find_task_by_pid(pid);
+	l->pid = pid;
+	l->tgid = t ? t->tgid : pid;
+	snprintf(l->comm, sizeof(l->comm), "%s", t ? t->comm : "?");
+	l->state = LANE_NONE;
+	l->since = 0;
+	l->syscall = -1;
+	return l;
+}
+
+static void lane_set(struct lane *l, enum lane_state s, u64 ts)
+{
+	if (l->state == s)
+		return;
+	if (l->state != LANE_NONE && l->state != LANE_DEAD) {
+		if (trace_fd >= 0 && trace_format == TRACE_CHROME)
+			trace_chrome_span(l, ts);
+	}
+	l->state = s;
+	l->since = ts;
+}
+
+static enum lane_state switched_out(pid_t pid, const char *why)
+{
+	if (pid == 0)
+		return LANE_NONE;	/* idle is only ever running or not */
+	if (!strcmp(why, "sleep"))
+		return LANE_SLEEPING;
+	if (!strcmp(why, "stop"))
+		return LANE_STOPPED;
+	if (!strcmp(why, "exit"))
+		return LANE_DEAD;
+	return LANE_RUNNABLE;	/* preempt, yield */
+}
+
+void lanes_event(const struct trace_entry *e)
+{
+	struct lane *l;
+
+	switch (e->event) {
+	case TR_ENTER:
+		lane_get(e->pid)->syscall = e->f.nr;
+		break;
+	case TR_EXIT:
+		lane_get(e->pid)->syscall = -1;
+		break;
+	case TR_SWITCH:
+		lane_set(lane_get(e->pid), switched_out(e->pid, e->f.what), e->ts);
+		lane_set(lane_get(e->f.other), LANE_RUNNING, e->ts);
+		break;
+	case TR_WAKEUP:
+		l = lane_get(e->f.other);
+		if (l->state != LANE_RUNNING)
+			lane_set(l, LANE_RUNNABLE, e->ts);
+		break;
+	case TR_TASK:
+		if (!e->f.what)
+			break;
+		if (!strcmp(e->f.what, "exec")) {
+			struct task_struct *t = find_task_by_pid(e->f.other);
+
+			l = lane_get(e->f.other);
+			if (t)
+				snprintf(l->comm, sizeof(l->comm), "%s", t->comm);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void lanes_finish(u64 now)
+{
+	size_t i;
+
+	for (i = 0; i < nr_lanes; i++)
+		lane_set(&lanes[i], LANE_DEAD, now);
+}
