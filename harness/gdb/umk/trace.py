@@ -40,7 +40,7 @@ def entry_line(e, event_names):
     details = c_string(e["msg"])
     if not details and event in (int(gdb.parse_and_eval("TR_ENTER")),
                                  int(gdb.parse_and_eval("TR_EXIT"))):
-        details = syscall_details(event, int(e["nr"]), slong(int(e["ret"])))
+        details = syscall_details(event, int(e["f"]["nr"]), slong(int(e["f"]["ret"])))
     return "%d.%06d %d %s %s" % (ts // constants.NSEC_PER_SEC,
                                  ts % constants.NSEC_PER_SEC // constants.NSEC_PER_USEC,
                                  int(e["pid"]), name, details)
