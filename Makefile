@@ -3,7 +3,7 @@
 #   make            build build/umk and the user programs in build/harness/
 #   make run        build, then run the demo under umk with the trace on
 #   make test       build, then run every Bats test in tests/
-#   make gdb PROG=build/harness/hello [ARGS=...]   debug umk running PROG
+#   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #
 # kernel/ is built against include/ and the compiler's freestanding headers
 # only (-nostdinc): a host header included there fails the build. arch/ is the
@@ -122,9 +122,13 @@ run: all
 test: all
 	bats tests/
 
+# umk runs on its virtual clock under gdb: time stands still while gdb holds
+# it at a breakpoint, so no timer fires behind the debugger's back.
+# CLOCK=host runs it on the host's clock.
 PROG ?= $(BUILD)/harness/hello
+CLOCK ?= virtual
 gdb: all
-	gdb -q -x harness/gdb/umk.gdb --args $(BUILD)/umk $(PROG) $(ARGS)
+	gdb -q -x harness/gdb/umk.gdb --args $(BUILD)/umk --clock=$(CLOCK) $(PROG) $(ARGS)
 
 clean:
 	rm -rf $(BUILD)
