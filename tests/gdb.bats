@@ -274,7 +274,7 @@ section() {
 }
 
 @test "the walkthrough shows a nanosleep stopped, continued and restarted through restart_syscall" {
-	umk_gdb -x harness/gdb/walkthrough.gdb -- "$H"/demo
+	umk_gdb -x harness/gdb/walkthrough.gdb -- --clock=virtual "$H"/demo
 	local gdb_output=$output rip
 	run section 'Stop 1'
 	assert_line --regexp '^    2     2     1 running +demo +nanosleep +- +-$'
@@ -285,10 +285,12 @@ section() {
 	assert_line --regexp '^    2     2     1 stopped +demo +nanosleep +- +-$'
 	assert_line '  RAX as a return value: -516 (-ERESTART_RESTARTBLOCK)'
 	assert_line --regexp '^restart_block: fn hrtimer_nanosleep_restart '
-	assert_line --regexp '^  nanosleep.rmtp     0x[0-9a-f]+ -> \{0 s, [0-9]+ ns\}$'
+	# on the virtual clock: stopped at 100 ms of 500, so 400 ms were left
+	assert_line --regexp '^  nanosleep.rmtp     0x[0-9a-f]+ -> \{0 s, 400000000 ns\}$'
+	assert_line '  nanosleep.expires  500000000 ns = 0.500000000 s on CLOCK_MONOTONIC'
 	assert_line --regexp '^#2  0x[0-9a-f]{16} in do_signal_stop\+0x[0-9a-f]+ at kernel/signal\.c:[0-9]+$'
-	assert_line --regexp '^[0-9.]+ 2 exit nanosleep = -1 ERESTART_RESTARTBLOCK$'
-	assert_line --regexp '^[0-9.]+ 2 deliver SIGSTOP -> stop$'
+	assert_line '0.100000 2 exit nanosleep = -1 ERESTART_RESTARTBLOCK'
+	assert_line '0.100000 2 deliver SIGSTOP -> stop'
 	run section 'Stop 3'
 	assert_output --regexp 'restart_decision \(ret=(ret@entry=)?-516, handler=(handler@entry=)?false'
 	assert_line 'Value returned is $1 = RESTART_RESTARTBLOCK'
@@ -299,10 +301,10 @@ section() {
 	assert_line --regexp '^  RAX: 00000000000000db '
 	run section 'Stop 5'
 	assert_output --regexp '#1 +0x[0-9a-f]+ in sys_restart_syscall \(\)'
-	assert_line --regexp '^[0-9.]+ 2 restart nanosleep ERESTART_RESTARTBLOCK -> restart_syscall \(no handler\)$'
-	assert_line --regexp '^[0-9.]+ 2 enter restart_syscall\(\)$'
-	assert_line --regexp '^[0-9.]+ 2 restart restart_syscall -> hrtimer_nanosleep_restart$'
+	assert_line '0.300000 2 restart nanosleep ERESTART_RESTARTBLOCK -> restart_syscall (no handler)'
+	assert_line '0.300000 2 enter restart_syscall()'
+	assert_line '0.300000 2 restart restart_syscall -> hrtimer_nanosleep_restart'
 	run section 'The end'
-	assert_line --regexp '^stopper: nanosleep\(500 ms\) = 0 at [0-9]+ ms, rmtp says [0-9]+ ms were left$'
+	assert_line 'stopper: nanosleep(500 ms) = 0 at 500 ms, rmtp says 400 ms were left'
 	assert_output --partial 'exited normally'
 }

@@ -1,6 +1,7 @@
 # Watch a nanosleep be stopped, continued and restarted (docs/gdb-walkthrough.md).
 # From the repo root, after make:
-#   gdb -x harness/gdb/umk.gdb -x harness/gdb/walkthrough.gdb --args build/umk build/harness/demo
+#   gdb -x harness/gdb/umk.gdb -x harness/gdb/walkthrough.gdb \
+#       --args build/umk --clock=virtual build/harness/demo
 # build/harness/demo: pid 2 ("stopper") sleeps 500 ms; pid 1 stops it with
 # SIGSTOP at 100 ms and continues it with SIGCONT at 300 ms.
 
