@@ -202,6 +202,12 @@ section() {
 	assert_line -- '-- kthread_trampoline: where the kernel context began --'
 }
 
+@test "umk-bt of a task that has not run yet shows where its context will start" {
+	umk_gdb -ex 'break wake_up_new_task' -ex run -ex 'umk-bt p->pid' -ex kill -- "$H"/hello
+	assert_line --regexp '^#0  0x[0-9a-f]{16} in kthread_trampoline\+0x0 at arch/process\.c:[0-9]+$'
+	assert_line -- '-- kthread_trampoline: a new kernel context, not yet run --'
+}
+
 @test "umk-bt of the current task says so and runs gdb's bt" {
 	umk_gdb -ex 'break sys_nanosleep' -ex run -ex umk-bt -ex kill -- "$H"/sleeper 10
 	assert_line "pid 1 (sleeper) is the current task: gdb's own backtrace"

@@ -59,6 +59,10 @@ def walk(t):
     lines = ["pid %d (%s), switched out: kernel stack %#x-%#x, saved rsp %#x"
              % (int(t["pid"]), c_string(t["comm"]), lo, hi, rsp),
              frame_str(0, rip, False)]
+    where = function_at(rip)
+    if where and where[0] == "kthread_trampoline" and where[1] == rip:
+        lines.append("-- kthread_trampoline: a new kernel context, not yet run --")
+        return lines
     for n in range(1, MAX_FRAMES):
         if fp % 8 or not lo < fp < hi - 16:
             lines.append("(frame pointer %#x is not in the kernel stack: the walk stops)" % fp)
