@@ -89,13 +89,11 @@ $(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS)): $(BUILD)/harness/%: \
 
 # gdb's Python helpers (harness/gdb/umk/) take umk's constants from the C
 # headers through the preprocessor, as Linux's scripts/gdb does: the lines
-# above the end-c-headers marker are the headers' own output. -imacros adds
-# the macros of kernel/futex.c (its private futex flags) and nothing else.
-$(GDB_CONSTANTS): harness/gdb/umk/constants.py.in $(wildcard include/umk/*.h) kernel/futex.c \
-		| $(BUILD)/gdb/umk
+# above the end-c-headers marker are the headers' own output.
+$(GDB_CONSTANTS): harness/gdb/umk/constants.py.in $(wildcard include/umk/*.h) | $(BUILD)/gdb/umk
 	@echo "  GEN     $@"
 	$(Q)$(CC) -E -P -x c -ffreestanding -nostdinc -isystem $(GCC_INC) -Iinclude \
-		-imacros kernel/futex.c -o $@.i $<
+		-o $@.i $<
 	$(Q)sed '1,/^<!-- end-c-headers -->$$/d' $@.i > $@.tmp
 	$(Q)mv $@.tmp $@ && rm -f $@.i
 

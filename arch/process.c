@@ -107,6 +107,9 @@ int arch_setup_kthread(struct task_struct *p, void (*fn)(void *), void *arg)
 	/* Kernel contexts run with no host signal blocked: a nested interrupt
 	 * only records itself, and no SUD trap can happen under ALLOW. */
 	sigemptyset(&ctx->uc.uc_sigmask);
+	/* getcontext saved our frame pointer: a walk of the new context's
+	 * frames (oops, gdb's umk-bt) must end at its first frame instead. */
+	ctx->uc.uc_mcontext.gregs[REG_RBP] = 0;
 	makecontext(&ctx->uc, kthread_trampoline, 0);
 	return 0;
 }
