@@ -6,7 +6,8 @@
  * follow the trace's own events, so a span begins and ends exactly where the
  * text trace shows it: switch (prev leaves for the reason given, next runs),
  * wakeup (a sleeper or stopped task becomes runnable), fork and thread (a new
- * task is runnable). A span is handed to its consumers when it ends.
+ * task's lane begins; its wakeup makes it runnable). A span is handed to its
+ * consumers when it ends.
  *
  * The idle task (pid 0) has a lane too: its running spans are the CPU idle.
  */
@@ -69,6 +70,7 @@ static struct lane *lane_get(pid_t pid)
 	t = find_task_by_pid(pid);
 	l->pid = pid;
 	l->tgid = t ? t->tgid : pid;
+	l->ppid = t && t->real_parent ? t->real_parent->tgid : 0;
 	snprintf(l->comm, sizeof(l->comm), "%s", t ? t->comm : "?");
 	l->state = LANE_NONE;
 	l->since = 0;
@@ -124,6 +126,8 @@ void lanes_event(const struct trace_entry *e)
 	case TR_TASK:
 		if (!e->f.what)
 			break;
+		if (!strcmp(e->f.what, "fork") || !strcmp(e->f.what, "thread"))
+			lane_get(e->f.other);
 		if (!strcmp(e->f.what, "exec")) {
 			struct task_struct *t = find_task_by_pid(e->f.other);
 

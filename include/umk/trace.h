@@ -46,9 +46,9 @@ enum trace_event {
  *   signal    -         -        target      signal   "thread", "process", "ignored",
  *                                  (-1: every           "host" (sent to umk)
  *                                  process)
- *   deliver   -         -        -           signal   "handler", "stop", "terminate",
- *                                                     "continue", "sigreturn",
- *                                                     "badframe", "noframe"
+ *   deliver   -         handler: handler:    signal   "handler", "stop", "terminate",
+ *                       frame    1 on the             "continue", "sigreturn",
+ *                       address  altstack             "badframe", "noframe"
  *   restart   call      code     -           signal   the action taken ("EINTR",
  *             (orig_ax)                      (0: no   "restart", "restart_syscall")
  *                                            handler) or the continuation's name
@@ -58,7 +58,8 @@ enum trace_event {
  *                                                     NULL: a failed exec
  *
  * A field an event does not list is meaningless for it (zero) and is not
- * written out. */
+ * written out; a handler's frame address and altstack are not written out
+ * either (they tell a nested handler from one a siglongjmp left). */
 struct trace_fields {
 	long nr;
 	long ret;
@@ -123,6 +124,7 @@ enum lane_state { LANE_NONE, LANE_RUNNING, LANE_RUNNABLE, LANE_SLEEPING, LANE_ST
 
 struct lane {
 	pid_t pid, tgid;
+	pid_t ppid;		/* the parent process when the lane began */
 	char comm[16];
 	enum lane_state state;
 	u64 since;		/* ns since boot the state began */
