@@ -1,7 +1,7 @@
 /*
  * kernel/lanes.c: what each task was doing over time.
  *
- * The Chrome trace draws one lane per task, made of spans:
+ * The Chrome trace and the timeline draw one lane per task, made of spans:
  * running, runnable (waiting for the CPU), sleeping, stopped. The lanes
  * follow the trace's own events, so a span begins and ends exactly where the
  * text trace shows it: switch (prev leaves for the reason given, next runs),
@@ -85,6 +85,8 @@ static void lane_set(struct lane *l, enum lane_state s, u64 ts)
 	if (l->state != LANE_NONE && l->state != LANE_DEAD) {
 		if (trace_fd >= 0 && trace_format == TRACE_CHROME)
 			trace_chrome_span(l, ts);
+		if (timeline_fd >= 0)
+			timeline_span(l, ts);
 	}
 	l->state = s;
 	l->since = ts;

@@ -108,7 +108,7 @@ static inline bool trace_writing(void)
 {
 	return trace_fd >= 0;
 }
-/* At umk's exit: close the Chrome trace's array. */
+/* At umk's exit: close the Chrome trace's array, write the timeline. */
 void trace_finish(void);
 const char *trace_event_name(enum trace_event ev);
 
@@ -118,7 +118,7 @@ void trace_chrome_event(const struct trace_entry *e);
 void trace_chrome_finish(void);
 
 /* kernel/lanes.c: what each task was doing over time, for the Chrome
- * trace's spans. A lane is one task. */
+ * trace's spans and the timeline. A lane is one task. */
 enum lane_state { LANE_NONE, LANE_RUNNING, LANE_RUNNABLE, LANE_SLEEPING, LANE_STOPPED,
 		  LANE_DEAD };
 
@@ -139,5 +139,12 @@ struct lane *lane_find(pid_t pid);	/* the newest lane of pid, or NULL */
 struct lane *lane_at(size_t i);		/* the i-th lane made, or NULL */
 /* Called when a lane leaves a state it held since l->since. */
 void trace_chrome_span(const struct lane *l, u64 end);
+
+/* kernel/timeline.c: --timeline FILE, an SVG picture of the run written at
+ * umk's exit (one lane per task: states, signals, handlers, restarts). */
+extern int timeline_fd;			/* host fd for --timeline, or -1 */
+void timeline_event(const struct trace_entry *e);	/* every event */
+void timeline_span(const struct lane *l, u64 end);	/* as a lane leaves a state */
+void timeline_write(u64 end);		/* at exit, after lanes_finish */
 
 #endif
