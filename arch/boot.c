@@ -31,8 +31,8 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--clock=CLOCK]\n"
-	      "           [--help] [--version] PROGRAM [ARG...]\n"
+	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--timeline FILE]\n"
+	      "           [--clock=CLOCK] [--help] [--version] PROGRAM [ARG...]\n"
 	      "\n"
 	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
 	      "umk exits with PROGRAM's exit status, or 128+N if a signal N killed it.\n"
@@ -42,6 +42,10 @@ static void usage(FILE *f)
 	      "  --trace-format=FMT  text (the default), json (one JSON object per\n"
 	      "                 line) or chrome (Chrome trace-event format, for\n"
 	      "                 Perfetto and chrome://tracing)\n"
+	      "  --timeline FILE, --timeline=FILE\n"
+	      "                 at exit, draw the run in FILE as an SVG picture: a\n"
+	      "                 lane per task with its states, signals, handlers and\n"
+	      "                 restart decisions over time\n"
 	      "  --clock=host   time is the host's (the default)\n"
 	      "  --clock=virtual  time stands still while a task can run and jumps\n"
 	      "                 to the next timer when none can: the same run gives\n"
@@ -104,6 +108,8 @@ static void fixed_addresses(char **argv)
 	for (i = 1; argv[i] && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--clock=virtual"))
 			break;
+		if (!strcmp(argv[i], "--timeline") && argv[i + 1])
+			i++;		/* its FILE */
 	}
 	if (!argv[i] || strcmp(argv[i], "--clock=virtual"))
 		return;
@@ -115,6 +121,19 @@ static void fixed_addresses(char **argv)
 	execv("/proc/self/exe", argv);
 	/* Not fatal: the run is still correct, its addresses just vary. */
 	personality(persona);
+}
+
+/* A file umk writes (--trace=FILE, --timeline): one that cannot be created
+ * is a usage error naming it. */
+static int open_output(const char *file)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "umk: %s: %s\n", file, strerror(errno));
+		exit(UMK_EXIT_USAGE);
+	}
+	return fd;
 }
 
 static void set_trace_format(const char *fmt)
@@ -152,11 +171,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--trace")) {
 			trace_fd = dup(2);
 		} else if (!strncmp(a, "--trace=", 8)) {
-			trace_fd = open(a + 8, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-			if (trace_fd < 0) {
-				fprintf(stderr, "umk: %s: %s\n", a + 8, strerror(errno));
-				return UMK_EXIT_USAGE;
-			}
+			trace_fd = open_output(a + 8);
 		} else if (!strcmp(a, "--clock=virtual")) {
 			clock_virtual = true;
 		} else if (!strcmp(a, "--clock=host")) {
@@ -165,6 +180,11 @@ int main(int argc, char **argv)
 			usage_error("unknown clock '%s': host or virtual", a + 8);
 		} else if (!strncmp(a, "--trace-format=", 15)) {
 			set_trace_format(a + 15);
+		} else if (!strcmp(a, "--timeline") || !strncmp(a, "--timeline=", 11)) {
+			if (a[10] != '=' && i + 1 == argc)
+				usage_error("%s--timeline needs a FILE", "");
+			timeline_fd = open_output(a[10] == '=' ? a + 11 : argv[++i]);
+			lanes_enabled = true;
 		} else {
 			usage_error("unknown option '%s'", a);
 		}

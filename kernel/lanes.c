@@ -1,12 +1,13 @@
 /*
  * kernel/lanes.c: what each task was doing over time.
  *
- * The Chrome trace draws one lane per task, made of spans:
+ * The Chrome trace and the timeline draw one lane per task, made of spans:
  * running, runnable (waiting for the CPU), sleeping, stopped. The lanes
  * follow the trace's own events, so a span begins and ends exactly where the
  * text trace shows it: switch (prev leaves for the reason given, next runs),
  * wakeup (a sleeper or stopped task becomes runnable), fork and thread (a new
- * task is runnable). A span is handed to its consumers when it ends.
+ * task's lane begins; its wakeup makes it runnable). A span is handed to its
+ * consumers when it ends.
  *
  * The idle task (pid 0) has a lane too: its running spans are the CPU idle.
  */
@@ -69,6 +70,7 @@ static struct lane *lane_get(pid_t pid)
 	t = find_task_by_pid(pid);
 	l->pid = pid;
 	l->tgid = t ? t->tgid : pid;
+	l->ppid = t && t->real_parent ? t->real_parent->tgid : 0;
 	snprintf(l->comm, sizeof(l->comm), "%s", t ? t->comm : "?");
 	l->state = LANE_NONE;
 	l->since = 0;
@@ -83,6 +85,8 @@ static void lane_set(struct lane *l, enum lane_state s, u64 ts)
 	if (l->state != LANE_NONE && l->state != LANE_DEAD) {
 		if (trace_fd >= 0 && trace_format == TRACE_CHROME)
 			trace_chrome_span(l, ts);
+		if (timeline_fd >= 0)
+			timeline_span(l, ts);
 	}
 	l->state = s;
 	l->since = ts;
@@ -124,6 +128,8 @@ void lanes_event(const struct trace_entry *e)
 	case TR_TASK:
 		if (!e->f.what)
 			break;
+		if (!strcmp(e->f.what, "fork") || !strcmp(e->f.what, "thread"))
+			lane_get(e->f.other);
 		if (!strcmp(e->f.what, "exec")) {
 			struct task_struct *t = find_task_by_pid(e->f.other);
 

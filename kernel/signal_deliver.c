@@ -161,7 +161,9 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	/* The handler starts with a fresh FPU, as on Linux: the host restores
 	 * none when the frame has no FPU state. */
 	regs->fpstate = NULL;
-	trace_with(TR_DELIVER, &(struct trace_fields){ .sig = ksig->sig, .what = "handler" },
+	trace_with(TR_DELIVER,
+		   &(struct trace_fields){ .sig = ksig->sig, .what = "handler", .ret = frame_sp,
+					   .other = on_altstack },
 		   "%s -> handler %#lx frame %#lx%s", signal_name(ksig->sig),
 		   (unsigned long)ksig->ka.handler, frame_sp, on_altstack ? " (altstack)" : "");
 	return 0;

@@ -4,7 +4,8 @@
  * Every event goes into trace_ring (gdb reads it: umk-trace) and, when umk
  * was started with --trace, is written at once to trace_fd in the chosen
  * form: text here, JSON lines and Chrome in kernel/trace_json.c. Events also
- * feed the lanes (kernel/lanes.c) when the Chrome trace needs spans.
+ * feed the lanes (kernel/lanes.c) when the Chrome trace or the timeline
+ * needs spans, and the timeline (kernel/timeline.c) with --timeline.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -56,6 +57,8 @@ static void trace_emit(const struct trace_entry *e)
 {
 	if (lanes_enabled)
 		lanes_event(e);
+	if (timeline_fd >= 0)
+		timeline_event(e);
 	if (trace_fd < 0)
 		return;
 	switch (trace_format) {
@@ -118,6 +121,8 @@ void trace_finish(void)
 		lanes_finish(now);
 	if (trace_fd >= 0 && trace_format == TRACE_CHROME)
 		trace_chrome_finish();
+	if (timeline_fd >= 0)
+		timeline_write(now);
 }
 
 static const char *const errno_names[] = {

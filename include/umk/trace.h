@@ -46,9 +46,9 @@ enum trace_event {
  *   signal    -         -        target      signal   "thread", "process", "ignored",
  *                                  (-1: every           "host" (sent to umk)
  *                                  process)
- *   deliver   -         -        -           signal   "handler", "stop", "terminate",
- *                                                     "continue", "sigreturn",
- *                                                     "badframe", "noframe"
+ *   deliver   -         handler: handler:    signal   "handler", "stop", "terminate",
+ *                       frame    1 on the             "continue", "sigreturn",
+ *                       address  altstack             "badframe", "noframe"
  *   restart   call      code     -           signal   the action taken ("EINTR",
  *             (orig_ax)                      (0: no   "restart", "restart_syscall")
  *                                            handler) or the continuation's name
@@ -58,7 +58,8 @@ enum trace_event {
  *                                                     NULL: a failed exec
  *
  * A field an event does not list is meaningless for it (zero) and is not
- * written out. */
+ * written out; a handler's frame address and altstack are not written out
+ * either (they tell a nested handler from one a siglongjmp left). */
 struct trace_fields {
 	long nr;
 	long ret;
@@ -107,7 +108,7 @@ static inline bool trace_writing(void)
 {
 	return trace_fd >= 0;
 }
-/* At umk's exit: close the Chrome trace's array. */
+/* At umk's exit: close the Chrome trace's array, write the timeline. */
 void trace_finish(void);
 const char *trace_event_name(enum trace_event ev);
 
@@ -117,12 +118,13 @@ void trace_chrome_event(const struct trace_entry *e);
 void trace_chrome_finish(void);
 
 /* kernel/lanes.c: what each task was doing over time, for the Chrome
- * trace's spans. A lane is one task. */
+ * trace's spans and the timeline. A lane is one task. */
 enum lane_state { LANE_NONE, LANE_RUNNING, LANE_RUNNABLE, LANE_SLEEPING, LANE_STOPPED,
 		  LANE_DEAD };
 
 struct lane {
 	pid_t pid, tgid;
+	pid_t ppid;		/* the parent process when the lane began */
 	char comm[16];
 	enum lane_state state;
 	u64 since;		/* ns since boot the state began */
@@ -137,5 +139,12 @@ struct lane *lane_find(pid_t pid);	/* the newest lane of pid, or NULL */
 struct lane *lane_at(size_t i);		/* the i-th lane made, or NULL */
 /* Called when a lane leaves a state it held since l->since. */
 void trace_chrome_span(const struct lane *l, u64 end);
+
+/* kernel/timeline.c: --timeline FILE, an SVG picture of the run written at
+ * umk's exit (one lane per task: states, signals, handlers, restarts). */
+extern int timeline_fd;			/* host fd for --timeline, or -1 */
+void timeline_event(const struct trace_entry *e);	/* every event */
+void timeline_span(const struct lane *l, u64 end);	/* as a lane leaves a state */
+void timeline_write(u64 end);		/* at exit, after lanes_finish */
 
 #endif

@@ -1,0 +1,482 @@
+/*
+ * kernel/timeline.c: --timeline FILE, a picture of a run (SVG): recording
+ * the run and laying it out; kernel/timeline_svg.c writes the picture.
+ *
+ * At umk's exit FILE gets one lane per task, named "pid comm", with time
+ * running left to right: the task's states as coloured spans (running,
+ * runnable, sleeping, stopped: kernel/lanes.c), signals as arrows from the
+ * sender's lane to the target's, each signal handler as a box over its lane
+ * from the delivery to its sigreturn (a nested handler's box inside the one
+ * it interrupted), restart decisions, faults and exits as labelled marks, a
+ * time axis in ms and a legend. It is meant to be pasted into a bug report
+ * and read without the docs.
+ *
+ * Marks microseconds apart would share a pixel in a run of seconds, so the
+ * axis is piecewise linear: where marks crowd, a shaded band magnifies that
+ * stretch (its zoom is written above it) and the rest of the run shares one
+ * scale. Labels go first-fit into rows above their lane's bar, so they never
+ * overlap; one that finds no row is left out and counted in a note.
+ *
+ * The idle task (pid 0) has no lane: the CPU is idle wherever no lane is
+ * running. Signals the kernel sends on its own (a timer's, the host's ^C
+ * passed on) come down from the time axis.
+ *
+ * Interface (include/umk/trace.h): while timeline_fd >= 0, timeline_event
+ * gets every event and timeline_span every closed lane span; timeline_write
+ * lays the run out and has it drawn. Records grow up to MAX_MARKS and
+ * MAX_SPANS; past that the picture stops, with a red line and a note.
+ */
+#include <umk/arch.h>
+#include <umk/signal.h>
+
+#include "timeline.h"
+
+#define CROWDED		12.0		/* px: marks closer than this at one scale */
+
+int timeline_fd = -1;
+
+struct timeline tl;
+static size_t marks_cap, spans_cap;
+static int open_frames = -1;	/* the newest handler frame with no sigreturn yet */
+static const char *kernel_sender; /* who sends the signals traced next */
+static bool continued;		/* a SIGCONT just continued a stopped task */
+static bool after_fault;	/* the signal a fault sends follows it */
+
+/* ---- recording ---- */
+
+static void *grown(void *a, size_t n, size_t *cap, size_t size)
+{
+	void *bigger;
+
+	if (n < *cap)
+		return a;
+	*cap = *cap ? 2 * *cap : 256;
+	bigger = kmalloc(*cap * size);
+	if (a)
+		memcpy(bigger, a, n * size);
+	kfree(a);
+	return bigger;
+}
+
+static void truncate_at(u64 ts)
+{
+	tl.truncated = true;
+	tl.truncated_at = ts;
+}
+
+static int lane_no(pid_t pid)
+{
+	struct lane *l = pid > 0 ? lane_find(pid) : NULL;
+
+	return l ? (int)(l - lane_at(0)) : -1;
+}
+
+static struct mark *new_mark(enum mark_kind kind, u64 ts, int lane)
+{
+	struct mark *m;
+
+	if (lane < 0)
+		return NULL;
+	if (tl.nr_marks == MAX_MARKS) {
+		truncate_at(ts);
+		return NULL;
+	}
+	tl.marks = grown(tl.marks, tl.nr_marks, &marks_cap, sizeof(*tl.marks));
+	m = &tl.marks[tl.nr_marks++];
+	*m = (struct mark){ .ts = ts, .lane = lane, .from = -1, .next_open = -1, .kind = kind };
+	return m;
+}
+
+/* The trace's ASCII "->" as an arrow. */
+static void arrowize(char *dst, size_t n, const char *src)
+{
+	size_t o = 0;
+
+	for (; *src && o + 4 < n; src++) {
+		if (src[0] == '-' && src[1] == '>') {
+			memcpy(dst + o, "→", 3);
+			o += 3;
+			src++;
+		} else {
+			dst[o++] = *src;
+		}
+	}
+	dst[o] = '\0';
+}
+
+/* The link to lane's innermost open handler frame, or to the list's end. */
+static int *innermost(int lane)
+{
+	int *p = &open_frames;
+
+	while (*p >= 0 && tl.marks[*p].lane != lane)
+		p = &tl.marks[*p].next_open;
+	return p;
+}
+
+static void end_frame(int *link, u64 ts, bool sigreturn)
+{
+	struct mark *m = &tl.marks[*link];
+
+	m->end = ts;
+	m->unfinished = !sigreturn;
+	*link = m->next_open;
+}
+
+/* A handler's frame nests in the open frames below which it was built; one
+ * at or above a frame on the same stack means that handler was left without
+ * sigreturn (siglongjmp). */
+static void open_frame(const struct trace_entry *e)
+{
+	struct mark *m = new_mark(MK_HANDLER, e->ts, lane_no(e->pid));
+	int *p, i;
+
+	if (!m)
+		return;
+	m->sig = e->f.sig;
+	m->frame = e->f.ret;
+	m->altstack = e->f.other;
+	while (*(p = innermost(m->lane)) >= 0 && tl.marks[*p].altstack == m->altstack &&
+	       tl.marks[*p].frame <= m->frame)
+		end_frame(p, e->ts, false);
+	for (i = open_frames; i >= 0; i = tl.marks[i].next_open)
+		m->depth += tl.marks[i].lane == m->lane;
+	m->next_open = open_frames;
+	open_frames = m - tl.marks;
+}
+
+static void end_all_frames(int lane, u64 ts)
+{
+	int *p;
+
+	while (*(p = innermost(lane)) >= 0)
+		end_frame(p, ts, false);
+}
+
+static void record_signal(const struct trace_entry *e, const char *what)
+{
+	const char *name = signal_name(e->f.sig) ?: "?";
+	const char *by = kernel_sender ?: e->pid == 0 ? " from the kernel" : "";
+	struct mark *m;
+
+	if (!strcmp(what, "host")) {	/* one signal per process follows */
+		kernel_sender = " from the host";
+		return;
+	}
+	if (after_fault && e->f.other == e->pid)
+		return;			/* the fault's mark says it */
+	m = new_mark(MK_SIGNAL, e->ts, lane_no(e->f.other));
+	if (!m)
+		return;
+	if (!*by)
+		m->from = lane_no(e->pid);
+	m->sig = e->f.sig;
+	m->faint = !strcmp(what, "ignored") && !(e->f.sig == SIGCONT && continued);
+	snprintf(m->text, sizeof(m->text), "%s%s%s", name, by, m->faint ? " (ignored)" : "");
+}
+
+void timeline_event(const struct trace_entry *e)
+{
+	const char *what = e->f.what ?: "";
+	struct mark *m;
+	int *p;
+
+	if (tl.truncated)
+		return;
+	/* A host signal, a timer or a fault may send signals: its own events
+	 * come before them, with only wakeups and deliveries in between. */
+	if (e->event != TR_SIGNAL && e->event != TR_WAKEUP && e->event != TR_DELIVER) {
+		kernel_sender = NULL;
+		continued = after_fault = false;
+	}
+	switch (e->event) {
+	case TR_SIGNAL:
+		record_signal(e, what);
+		break;
+	case TR_DELIVER:
+		if (!strcmp(what, "handler"))
+			open_frame(e);
+		else if (!strcmp(what, "continue"))
+			continued = true;
+		else if ((!strcmp(what, "sigreturn") || !strcmp(what, "badframe")) &&
+			 *(p = innermost(lane_no(e->pid))) >= 0)
+			end_frame(p, e->ts, true);
+		if (strcmp(what, "badframe") && strcmp(what, "noframe"))
+			break;
+		m = new_mark(MK_FAULT, e->ts, lane_no(e->pid));
+		if (m)
+			arrowize(m->text, sizeof(m->text), e->msg);
+		break;
+	case TR_TIMER:
+		kernel_sender = " from a timer";
+		break;
+	case TR_RESTART:
+		m = new_mark(MK_RESTART, e->ts, lane_no(e->pid));
+		if (m)
+			arrowize(m->text, sizeof(m->text), e->msg);
+		break;
+	case TR_FAULT:
+		m = new_mark(MK_FAULT, e->ts, lane_no(e->pid));
+		if (m)
+			snprintf(m->text, sizeof(m->text), "fault: %s", e->msg);
+		after_fault = true;
+		break;
+	case TR_TASK:
+		if (!strcmp(what, "exec") || !strcmp(what, "exit"))
+			end_all_frames(lane_no(e->f.other), e->ts);
+		if (strcmp(what, "exit"))
+			break;
+		m = new_mark(MK_EXIT, e->ts, lane_no(e->f.other));
+		if (m && (e->f.ret & 0x7f))
+			snprintf(m->text, sizeof(m->text), "killed by %s%s",
+				 signal_name(e->f.ret & 0x7f) ?: "?", e->f.ret & 0x80 ? " (core)" : "");
+		else if (m)
+			snprintf(m->text, sizeof(m->text), "exit %ld", (e->f.ret >> 8) & 0xff);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Past MAX_SPANS, only the span each lane is in at the truncation is still
+ * taken (cut there): one per lane at most. */
+void timeline_span(const struct lane *l, u64 end)
+{
+	if (l->pid == 0)
+		return;
+	if (!tl.truncated && tl.nr_spans >= MAX_SPANS)
+		truncate_at(end);
+	if (tl.truncated && l->since >= tl.truncated_at)
+		return;
+	tl.spans = grown(tl.spans, tl.nr_spans, &spans_cap, sizeof(*tl.spans));
+	tl.spans[tl.nr_spans++] = (struct span){ .start = l->since,
+						 .end = tl.truncated ? min(end, tl.truncated_at) : end,
+						 .lane = l - lane_at(0), .state = l->state,
+						 .syscall = l->syscall };
+}
+
+/* ---- layout: the time axis ---- */
+
+double timeline_x(u64 t)
+{
+	double x = PLOT_X0;
+	u64 at = 0;
+	int i;
+
+	for (i = 0; i < tl.nr_bands && t >= tl.bands[i].t0; i++) {
+		const struct band *b = &tl.bands[i];
+
+		x += (b->t0 - at) * tl.scale;
+		if (t <= b->t1)
+			return x + (double)(t - b->t0) * b->w / (b->t1 - b->t0);
+		x += b->w;
+		at = b->t1;
+	}
+	return x + (t - at) * tl.scale;
+}
+
+static void add_band(struct band c)
+{
+	u64 pad = (c.t1 - c.t0) / 4 + 5000;
+	int i, k = 0;
+
+	c.t0 = c.t0 > pad ? c.t0 - pad : 0;
+	c.t1 = min(c.t1 + pad, tl.end);
+	if (tl.nr_bands && c.t0 <= tl.bands[tl.nr_bands - 1].t1) {
+		tl.bands[tl.nr_bands - 1].t1 = max(tl.bands[tl.nr_bands - 1].t1, c.t1);
+		tl.bands[tl.nr_bands - 1].n += c.n;
+		return;
+	}
+	if (tl.nr_bands == MAX_BANDS) {	/* keep the most crowded */
+		for (i = 1; i < tl.nr_bands; i++)
+			k = tl.bands[i].n < tl.bands[k].n ? i : k;
+		if (tl.bands[k].n >= c.n)
+			return;
+		memmove(&tl.bands[k], &tl.bands[k + 1], (--tl.nr_bands - k) * sizeof(*tl.bands));
+	}
+	tl.bands[tl.nr_bands++] = c;
+}
+
+/* Band widths and the scale outside them; a band that would magnify less
+ * than 4 times is not worth its place. */
+static void size_bands(void)
+{
+	double plot = PLOT_X1 - PLOT_X0, bw, fit;
+	int i, kept;
+	u64 bt;
+
+	for (;;) {
+		bw = 0;
+		bt = 0;
+		for (i = 0; i < tl.nr_bands; i++) {
+			tl.bands[i].w = min(max(30.0 * tl.bands[i].n, 100.0), 240.0);
+			bw += tl.bands[i].w;
+			bt += tl.bands[i].t1 - tl.bands[i].t0;
+		}
+		if (bt >= tl.end)
+			tl.nr_bands = bw = bt = 0;
+		fit = bw > 0.55 * plot ? 0.55 * plot / bw : 1;
+		tl.scale = (plot - bw * fit) / (tl.end - bt);
+		for (i = kept = 0; i < tl.nr_bands; i++) {
+			tl.bands[i].w *= fit;
+			if (tl.bands[i].w / (tl.bands[i].t1 - tl.bands[i].t0) >= 4 * tl.scale)
+				tl.bands[kept++] = tl.bands[i];
+		}
+		if (kept == tl.nr_bands)
+			return;
+		tl.nr_bands = kept;	/* and again without them */
+	}
+}
+
+/* Bands where marks crowd at one scale over the whole run. */
+static void find_bands(void)
+{
+	double linear = (PLOT_X1 - PLOT_X0) / tl.end;
+	struct band c = { 0 };
+	size_t i;
+
+	for (i = 0; i < tl.nr_marks; i++) {
+		const struct mark *m = &tl.marks[i];
+		u64 last = m->ts;
+
+		if (!mark_shown(m))
+			continue;
+		if (m->kind == MK_HANDLER && (m->end - m->ts) * linear < CROWDED)
+			last = m->end;
+		if (c.n && (m->ts <= c.t1 || (m->ts - c.t1) * linear < CROWDED)) {
+			c.t1 = max(c.t1, last);
+			c.n++;
+			continue;
+		}
+		if (c.n >= 2)
+			add_band(c);
+		c = (struct band){ .t0 = m->ts, .t1 = last, .n = 1 };
+	}
+	if (c.n >= 2)
+		add_band(c);
+	size_bands();
+}
+
+/* ---- layout: lanes and labels ---- */
+
+int timeline_label_lane(const struct mark *m)
+{
+	int to = tl.lrow[m->lane];
+
+	if (m->kind != MK_SIGNAL || m->from < 0 || tl.lrow[m->from] < 0)
+		return to;
+	return max(to, tl.lrow[m->from]);	/* the lower lane: the arrow passes its rows */
+}
+
+/* First fit, in time order: a label goes in the highest row of its lane
+ * where it clears the labels already there; in a crowd, no higher than the
+ * label before it, so a crowd's labels read in time order. */
+static void place_labels(const u64 *lane_end)
+{
+	struct rows {
+		double end[MAX_ROWS];
+		double last_x;
+		int last_row;
+	} *rows = kmalloc(tl.nr_shown * sizeof(*rows));
+	struct rows *lr;
+	size_t i;
+	int k;
+
+	for (i = 0; i < (size_t)tl.nr_shown * MAX_ROWS; i++)
+		rows[i / MAX_ROWS].end[i % MAX_ROWS] = -1000;
+	for (i = 0; i < tl.nr_marks; i++) {
+		struct mark *m = &tl.marks[i];
+		double w = timeline_text_cols(m->text) * CHAR_W;
+
+		if (!mark_shown(m))
+			continue;
+		/* an exit where its lane ends, a few µs later */
+		m->x = timeline_x(m->kind == MK_EXIT ? max(m->ts, lane_end[m->lane]) : m->ts);
+		m->lx = m->x + 6 + w <= WIDTH - 4 ? m->x + 6 : m->x - 6 - w;
+		if (m->kind == MK_EXIT && m->lx > m->x) {
+			m->row = ROW_BAR;
+			continue;
+		}
+		lr = &rows[timeline_label_lane(m)];
+		k = m->x - lr->last_x < 2 * CROWDED ? lr->last_row : 0;
+		while (k < MAX_ROWS && m->lx < lr->end[k] + 10)
+			k++;
+		m->row = k < MAX_ROWS ? k : -1;
+		if (k == MAX_ROWS) {
+			tl.left_out++;
+			continue;
+		}
+		lr->end[k] = max(m->lx + w, m->x);
+		lr->last_x = m->x;
+		lr->last_row = k;
+		tl.nrows[lr - rows] = max(tl.nrows[lr - rows], k + 1);
+	}
+	kfree(rows);
+}
+
+/* Lanes to draw, bands, labels, and each lane's height: returns the y
+ * below the last lane. */
+static double layout(void)
+{
+	u64 *lane_end;
+	double y = AXIS_Y + 12;
+	size_t i;
+	int r;
+
+	while (lane_at(tl.nr_lanes))
+		tl.nr_lanes++;
+	tl.lrow = kmalloc((tl.nr_lanes + 1) * sizeof(*tl.lrow));
+	lane_end = kmalloc((tl.nr_lanes + 1) * sizeof(*lane_end));
+	for (i = 0; i < tl.nr_lanes; i++) {
+		tl.lrow[i] = -1;
+		if (lane_at(i)->pid == 0)
+			continue;
+		if (tl.nr_shown < MAX_LANES)
+			tl.lrow[i] = tl.nr_shown++;
+		else
+			tl.nr_hidden++;
+	}
+	for (i = 0; i < tl.nr_spans; i++)
+		lane_end[tl.spans[i].lane] = max(lane_end[tl.spans[i].lane], tl.spans[i].end);
+	tl.bar_y = kmalloc((tl.nr_shown + 1) * sizeof(*tl.bar_y));
+	tl.nrows = kmalloc((tl.nr_shown + 1) * sizeof(*tl.nrows));
+	find_bands();
+	place_labels(lane_end);
+	for (r = 0; r < tl.nr_shown; r++) {
+		tl.bar_y[r] = y + max(tl.nrows[r], 1) * ROW_H + 6;
+		y = tl.bar_y[r] + BAR_H + 18;
+	}
+	kfree(lane_end);
+	return y;
+}
+
+/* Handler labels need their frame's end; a frame still open ends with the
+ * run (without sigreturn) or at the truncation. */
+static void finish_handlers(void)
+{
+	char dur[32];
+	size_t i;
+
+	for (i = 0; i < tl.nr_marks; i++) {
+		struct mark *m = &tl.marks[i];
+
+		if (m->kind != MK_HANDLER)
+			continue;
+		if (!m->end) {
+			m->end = tl.end;
+			m->unfinished = !tl.truncated;
+		}
+		timeline_fmt_dur(dur, sizeof(dur), m->end - m->ts);
+		snprintf(m->text, sizeof(m->text), "%s handler, %s", signal_name(m->sig) ?: "?",
+			 m->unfinished ? "no sigreturn" : dur);
+	}
+}
+
+void timeline_write(u64 end)
+{
+	if (timeline_fd < 0)
+		return;
+	tl.end = max(tl.truncated ? tl.truncated_at : end, 1);
+	finish_handlers();
+	timeline_svg(layout());
+}

@@ -1,0 +1,93 @@
+/* kernel/timeline.h: what kernel/timeline.c (recording the run, laying it
+ * out) shares with kernel/timeline_svg.c (writing the picture) for
+ * --timeline. Lengths are px of the SVG. */
+#ifndef KERNEL_TIMELINE_H
+#define KERNEL_TIMELINE_H
+
+#include <umk/trace.h>
+
+#define WIDTH		1200
+#define PLOT_X0		190.0		/* left of it: the lane names */
+#define PLOT_X1		1170.0
+#define AXIS_Y		96.0
+#define ROW_H		15		/* a label row */
+#define BAR_H		20		/* a lane's state bar */
+#define CHAR_W		6.7		/* an 11px monospace character */
+#define MAX_ROWS	8		/* label rows over one lane */
+#define ROW_BAR		MAX_ROWS	/* a label beside the bar, after the lane's end */
+#define MAX_LANES	256
+#define MAX_BANDS	8
+#define MAX_MARKS	50000
+#define MAX_SPANS	100000
+
+enum mark_kind { MK_SIGNAL, MK_HANDLER, MK_RESTART, MK_FAULT, MK_EXIT };
+
+/* Something that happened at one time to one task, drawn with a label. */
+struct mark {
+	u64 ts, end;		/* end: a handler's sigreturn, 0 until then */
+	int lane;		/* lanes.c index of the task; a signal's target */
+	int from;		/* a signal's sender's lane; -1: the kernel */
+	int depth;		/* a handler: the frames it interrupted */
+	int next_open;		/* a handler still open: the next older open one */
+	int sig;		/* a signal's, a handler's */
+	u64 frame;		/* a handler: its frame's user address */
+	bool altstack;		/* a handler: its frame is on the altstack */
+	enum mark_kind kind;
+	bool faint;		/* a signal its target ignored */
+	bool unfinished;	/* a handler frame that ended without sigreturn */
+	char text[88];		/* the label, UTF-8 */
+	double x, lx;		/* layout: the mark, its label's left edge */
+	int row;		/* layout: label row, ROW_BAR, or -1 left out */
+};
+
+/* A lane's state from start to end (kernel/lanes.c). */
+struct span {
+	u64 start, end;
+	int lane;
+	enum lane_state state;
+	long syscall;
+};
+
+/* A stretch of time drawn magnified, where marks crowd. */
+struct band {
+	u64 t0, t1;
+	int n;			/* marks in it */
+	double w;		/* its width */
+};
+
+/* The run, recorded and then laid out by timeline.c. */
+struct timeline {
+	struct mark *marks;		/* in time order */
+	struct span *spans;
+	size_t nr_marks, nr_spans;
+	bool truncated;			/* a record was over MAX_MARKS or MAX_SPANS */
+	u64 truncated_at;
+	u64 end;			/* ns: the right end of the axis */
+	struct band bands[MAX_BANDS];	/* in time order */
+	int nr_bands;
+	double scale;			/* px per ns outside the bands */
+	size_t nr_lanes;
+	int *lrow;			/* lanes.c index -> display row, or -1 */
+	double *bar_y;			/* display row -> the top of its bar */
+	int *nrows;			/* display row -> its label rows */
+	int nr_shown, nr_hidden;	/* lanes drawn; lanes over MAX_LANES */
+	int left_out;			/* labels that found no row */
+};
+
+extern struct timeline tl;
+
+static inline bool mark_shown(const struct mark *m)
+{
+	return tl.lrow[m->lane] >= 0;
+}
+
+/* timeline.c */
+double timeline_x(u64 t);			/* the x of time t */
+int timeline_label_lane(const struct mark *m);	/* the display row of m's label */
+
+/* timeline_svg.c */
+int timeline_text_cols(const char *s);		/* characters of a label */
+void timeline_fmt_dur(char *buf, size_t n, u64 ns);
+void timeline_svg(double bottom);		/* the picture; lanes end at bottom */
+
+#endif
