@@ -204,7 +204,9 @@ static bool prepare_signal(int sig, struct task_struct *p)
 			signal->flags = why | SIGNAL_STOP_CONTINUED;
 			signal->group_stop_count = 0;
 			signal->stop_report = 0;
-			trace_with(TR_DELIVER, &(struct trace_fields){ .sig = SIGCONT, .what = "continue" },
+			trace_with(TR_DELIVER,
+				   &(struct trace_fields){ .other = p->tgid, .sig = SIGCONT,
+							   .what = "continue" },
 				   "SIGCONT -> continue %d", p->tgid);
 		}
 	}
@@ -270,7 +272,8 @@ static void complete_signal(int sig, struct task_struct *p, bool group)
 	    (sig == SIGKILL || !sigismember(&t->blocked, sig))) {
 		signal->flags = SIGNAL_GROUP_EXIT;
 		signal->group_exit_code = sig;
-		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = sig, .what = "terminate" },
+		trace_with(TR_DELIVER,
+			   &(struct trace_fields){ .other = p->tgid, .sig = sig, .what = "terminate" },
 			   "%s -> terminate %d", signal_name(sig), p->tgid);
 		zap_other_threads(NULL, signal);
 		return;
@@ -566,13 +569,17 @@ bool get_signal(struct ksignal *ksig)
 		if (sig_kernel_ignore(signr))
 			continue;
 		if (sig_kernel_stop(signr)) {
-			trace_with(TR_DELIVER, &(struct trace_fields){ .sig = signr, .what = "stop" },
+			trace_with(TR_DELIVER,
+				   &(struct trace_fields){ .other = current->tgid, .sig = signr,
+							   .what = "stop" },
 				   "%s -> stop", signal_name(signr));
 			do_signal_stop(signr);
 			continue;
 		}
 		/* Terminate (and "dump core": umk writes no core file). */
-		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = signr, .what = "terminate" },
+		trace_with(TR_DELIVER,
+			   &(struct trace_fields){ .other = current->tgid, .sig = signr,
+						   .what = "terminate" },
 			   "%s -> terminate", signal_name(signr));
 		do_group_exit(signr);
 	}

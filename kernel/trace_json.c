@@ -11,7 +11,8 @@
  * --trace-format=chrome writes the Chrome trace-event format, a JSON array
  * (the "JSON Array Format"): a "X" span per lane state (kernel/lanes.c), an
  * instant "i" event for each signal, delivery, sigreturn, restart, fault and
- * task event, and at exit "M" events naming each track: process = tgid,
+ * task event (a signal's on its target's track, a continue's or a group
+ * kill's on the process's), and at exit "M" events naming each track: process = tgid,
  * thread = pid, so every task has its own track.
  */
 #include <umk/arch.h>
@@ -129,6 +130,9 @@ static void json_fields(struct jbuf *j, const struct trace_entry *e)
 		if (f->sig)
 			jkey_sig(j, f->sig);
 		jkey_str(j, "action", f->what);
+		if (!strcmp(f->what, "stop") || !strcmp(f->what, "continue") ||
+		    !strcmp(f->what, "terminate"))
+			jkey_long(j, "process", f->other);
 		break;
 	case TR_RESTART:
 		jkey_syscall(j, f->nr);
@@ -245,6 +249,9 @@ void trace_chrome_event(const struct trace_entry *e)
 		break;
 	case TR_DELIVER:
 		cat = "deliver";
+		/* a continue or group kill happens in the sender */
+		if (!strcmp(e->f.what, "continue") || !strcmp(e->f.what, "terminate"))
+			track = e->f.other;
 		break;
 	case TR_RESTART:
 		cat = "restart";

@@ -62,7 +62,7 @@ for line in sys.stdin:
 	assert_line --regexp '^0 idle 0 spans=running '
 	assert_line --regexp '^1 demo 1 spans=runnable,running,sleeping '
 	# pid 2 was stopped mid-sleep, continued and restarted
-	assert_line --regexp '^2 demo 2 spans=runnable,running,sleeping,stopped .*\|SIGSTOP -> stop\|.*nanosleep ERESTART_RESTARTBLOCK -> restart_syscall \(no handler\)\|restart_syscall -> hrtimer_nanosleep_restart\|'
+	assert_line --regexp '^2 demo 2 spans=runnable,running,sleeping,stopped .*\|SIGSTOP -> stop\|.*SIGCONT -> continue 2\|.*nanosleep ERESTART_RESTARTBLOCK -> restart_syscall \(no handler\)\|restart_syscall -> hrtimer_nanosleep_restart\|'
 	# pid 3 ran a handler: its signal, its restart decision and its sigreturn
 	assert_line --regexp '^3 demo 3 spans=runnable,running,sleeping .*SIGUSR1 -> 3\|nanosleep ERESTART_RESTARTBLOCK -> EINTR \(handler\)\|SIGUSR1 -> handler .*\|sigreturn -> ip '
 }
@@ -82,4 +82,14 @@ for e in json.load(open(sys.argv[1])):
 	umk -s 2 --trace --trace-format=xml $H/hello
 	assert_equal "$stderr" "umk: unknown trace format 'xml': text, json or chrome (try 'umk --help')"
 	assert_output ''
+}
+
+@test "JSON stop and continue events name the process they act on" {
+	umk --trace --trace-format=json $H/demo
+	echo "$stderr" | grep -F '"pid":2,"event":"deliver"' \
+		| grep -qF '"sig":"SIGSTOP","signo":19,"action":"stop","process":2}' \
+		|| fail "no typed stop of process 2"
+	echo "$stderr" | grep -F '"pid":1,"event":"deliver"' \
+		| grep -qF '"sig":"SIGCONT","signo":18,"action":"continue","process":2}' \
+		|| fail "no typed continue of process 2, sent by pid 1"
 }

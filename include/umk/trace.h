@@ -48,7 +48,10 @@ enum trace_event {
  *                                  process)
  *   deliver   -         handler: handler:    signal   "handler", "stop", "terminate",
  *                       frame    1 on the             "continue", "sigreturn",
- *                       address  altstack             "badframe", "noframe"
+ *                       address  altstack;            "badframe", "noframe"
+ *                                stop, continue,
+ *                                terminate: the
+ *                                process
  *   restart   call      code     -           signal   the action taken ("EINTR",
  *             (orig_ax)                      (0: no   "restart", "restart_syscall")
  *                                            handler) or the continuation's name
