@@ -103,7 +103,7 @@ $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk:
 # Debian packages the build and the tests need: command:package pairs.
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
 	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace \
-	xmllint:libxml2-utils
+	xmllint:libxml2-utils python3:python3
 deps:
 	@for d in $(DEPS); do \
 	  c=$${d%%:*}; p=$${d##*:}; \
