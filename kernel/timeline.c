@@ -11,10 +11,8 @@
  * time axis in ms and a legend. It is meant to be pasted into a bug report
  * and read without the docs.
  *
- * Marks microseconds apart would share a pixel in a run of seconds, so the
- * axis is piecewise linear: where marks crowd, a shaded band magnifies that
- * stretch (its zoom is written above it) and the rest of the run shares one
- * scale. Labels go first-fit into rows above their lane's bar, so they never
+ * Where marks crowd, the time axis magnifies (kernel/timeline_axis.c).
+ * Labels go first-fit into rows above their lane's bar, so they never
  * overlap; one that finds no row is left out and counted in a note.
  *
  * The idle task (pid 0) has no lane: the CPU is idle wherever no lane is
@@ -30,8 +28,6 @@
 #include <umk/signal.h>
 
 #include "timeline.h"
-
-#define CROWDED		12.0		/* px: marks closer than this at one scale */
 
 int timeline_fd = -1;
 
@@ -255,108 +251,6 @@ void timeline_span(const struct lane *l, u64 end)
 						 .syscall = l->syscall };
 }
 
-/* ---- layout: the time axis ---- */
-
-double timeline_x(u64 t)
-{
-	double x = PLOT_X0;
-	u64 at = 0;
-	int i;
-
-	for (i = 0; i < tl.nr_bands && t >= tl.bands[i].t0; i++) {
-		const struct band *b = &tl.bands[i];
-
-		x += (b->t0 - at) * tl.scale;
-		if (t <= b->t1)
-			return x + (double)(t - b->t0) * b->w / (b->t1 - b->t0);
-		x += b->w;
-		at = b->t1;
-	}
-	return x + (t - at) * tl.scale;
-}
-
-static void add_band(struct band c)
-{
-	u64 pad = (c.t1 - c.t0) / 4 + 5000;
-	int i, k = 0;
-
-	c.t0 = c.t0 > pad ? c.t0 - pad : 0;
-	c.t1 = min(c.t1 + pad, tl.end);
-	if (tl.nr_bands && c.t0 <= tl.bands[tl.nr_bands - 1].t1) {
-		tl.bands[tl.nr_bands - 1].t1 = max(tl.bands[tl.nr_bands - 1].t1, c.t1);
-		tl.bands[tl.nr_bands - 1].n += c.n;
-		return;
-	}
-	if (tl.nr_bands == MAX_BANDS) {	/* keep the most crowded */
-		for (i = 1; i < tl.nr_bands; i++)
-			k = tl.bands[i].n < tl.bands[k].n ? i : k;
-		if (tl.bands[k].n >= c.n)
-			return;
-		memmove(&tl.bands[k], &tl.bands[k + 1], (--tl.nr_bands - k) * sizeof(*tl.bands));
-	}
-	tl.bands[tl.nr_bands++] = c;
-}
-
-/* Band widths and the scale outside them; a band that would magnify less
- * than 4 times is not worth its place. */
-static void size_bands(void)
-{
-	double plot = PLOT_X1 - PLOT_X0, bw, fit;
-	int i, kept;
-	u64 bt;
-
-	for (;;) {
-		bw = 0;
-		bt = 0;
-		for (i = 0; i < tl.nr_bands; i++) {
-			tl.bands[i].w = min(max(30.0 * tl.bands[i].n, 100.0), 240.0);
-			bw += tl.bands[i].w;
-			bt += tl.bands[i].t1 - tl.bands[i].t0;
-		}
-		if (bt >= tl.end)
-			tl.nr_bands = bw = bt = 0;
-		fit = bw > 0.55 * plot ? 0.55 * plot / bw : 1;
-		tl.scale = (plot - bw * fit) / (tl.end - bt);
-		for (i = kept = 0; i < tl.nr_bands; i++) {
-			tl.bands[i].w *= fit;
-			if (tl.bands[i].w / (tl.bands[i].t1 - tl.bands[i].t0) >= 4 * tl.scale)
-				tl.bands[kept++] = tl.bands[i];
-		}
-		if (kept == tl.nr_bands)
-			return;
-		tl.nr_bands = kept;	/* and again without them */
-	}
-}
-
-/* Bands where marks crowd at one scale over the whole run. */
-static void find_bands(void)
-{
-	double linear = (PLOT_X1 - PLOT_X0) / tl.end;
-	struct band c = { 0 };
-	size_t i;
-
-	for (i = 0; i < tl.nr_marks; i++) {
-		const struct mark *m = &tl.marks[i];
-		u64 last = m->ts;
-
-		if (!mark_shown(m))
-			continue;
-		if (m->kind == MK_HANDLER && (m->end - m->ts) * linear < CROWDED)
-			last = m->end;
-		if (c.n && (m->ts <= c.t1 || (m->ts - c.t1) * linear < CROWDED)) {
-			c.t1 = max(c.t1, last);
-			c.n++;
-			continue;
-		}
-		if (c.n >= 2)
-			add_band(c);
-		c = (struct band){ .t0 = m->ts, .t1 = last, .n = 1 };
-	}
-	if (c.n >= 2)
-		add_band(c);
-	size_bands();
-}
-
 /* ---- layout: lanes and labels ---- */
 
 int timeline_label_lane(const struct mark *m)
@@ -440,7 +334,7 @@ static double layout(void)
 		lane_end[tl.spans[i].lane] = max(lane_end[tl.spans[i].lane], tl.spans[i].end);
 	tl.bar_y = kmalloc((tl.nr_shown + 1) * sizeof(*tl.bar_y));
 	tl.nrows = kmalloc((tl.nr_shown + 1) * sizeof(*tl.nrows));
-	find_bands();
+	timeline_lay_axis();
 	place_labels(lane_end);
 	for (r = 0; r < tl.nr_shown; r++) {
 		tl.bar_y[r] = y + max(tl.nrows[r], 1) * ROW_H + 6;

@@ -1,6 +1,6 @@
 /* kernel/timeline.h: what kernel/timeline.c (recording the run, laying it
- * out) shares with kernel/timeline_svg.c (writing the picture) for
- * --timeline. Lengths are px of the SVG. */
+ * out), kernel/timeline_axis.c (the time axis) and kernel/timeline_svg.c
+ * (writing the picture) share for --timeline. Lengths are px of the SVG. */
 #ifndef KERNEL_TIMELINE_H
 #define KERNEL_TIMELINE_H
 
@@ -19,6 +19,7 @@
 #define MAX_BANDS	8
 #define MAX_MARKS	50000
 #define MAX_SPANS	100000
+#define CROWDED		12.0		/* px: marks closer than this at one scale */
 
 enum mark_kind { MK_SIGNAL, MK_HANDLER, MK_RESTART, MK_FAULT, MK_EXIT };
 
@@ -82,11 +83,20 @@ static inline bool mark_shown(const struct mark *m)
 }
 
 /* timeline.c */
-double timeline_x(u64 t);			/* the x of time t */
 int timeline_label_lane(const struct mark *m);	/* the display row of m's label */
 
-/* timeline_svg.c */
+/* timeline_axis.c */
+void timeline_lay_axis(void);			/* bands and scale, from the marks */
+double timeline_x(u64 t);			/* the x of time t */
+void timeline_draw_axis(double bottom);		/* bands and ticks; lanes end at bottom */
+
+/* timeline_svg.c: the writer, escaping text for XML */
+void oputs(const char *s);
+void oprintf(const char *fmt, ...) __printf(1, 2);
+void otext(const char *s);
+void text_at(double x, double y, const char *attrs, const char *s);
 int timeline_text_cols(const char *s);		/* characters of a label */
+void timeline_fmt_ms(char *buf, size_t n, u64 t, u64 step);	/* t in ms, to step ns */
 void timeline_fmt_dur(char *buf, size_t n, u64 ns);
 void timeline_svg(double bottom);		/* the picture; lanes end at bottom */
 

@@ -2,7 +2,7 @@
  * kernel/timeline_svg.c: the --timeline picture, written as SVG from what
  * kernel/timeline.c recorded and laid out (kernel/timeline.h).
  *
- * Drawn bottom up: magnified bands and the time axis, then each lane (its
+ * Drawn bottom up: the time axis (kernel/timeline_axis.c), then each lane (its
  * name, its state spans), handler boxes, signal arrows and the other marks,
  * then the labels over everything, the legend and any notes. Every drawn
  * thing has a class (lane, span, handler, signal, restart, label...) and
@@ -30,7 +30,7 @@ static void oflush(void)
 	olen = 0;
 }
 
-static void oputs(const char *s)
+void oputs(const char *s)
 {
 	for (; *s; s++) {
 		if (olen == sizeof(obuf))
@@ -39,8 +39,7 @@ static void oputs(const char *s)
 	}
 }
 
-static void oprintf(const char *fmt, ...) __printf(1, 2);
-static void oprintf(const char *fmt, ...)
+void oprintf(const char *fmt, ...)
 {
 	char b[512];
 	va_list ap;
@@ -78,7 +77,7 @@ static unsigned utf8_char(const unsigned char *p, unsigned *cp)
 /* Text or an attribute value: XML's specials as entities, other characters
  * than printable ASCII as references (bytes that are not UTF-8, control
  * characters: U+FFFD), so the file is ASCII and always well-formed. */
-static void otext(const char *s)
+void otext(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	unsigned cp;
@@ -111,7 +110,7 @@ static const char *const state_fill[] = {
 	[LANE_SLEEPING] = "#90caf9", [LANE_STOPPED] = "#ef5350",
 };
 
-static void text_at(double x, double y, const char *attrs, const char *s)
+void text_at(double x, double y, const char *attrs, const char *s)
 {
 	oprintf("<text x=\"%.1f\" y=\"%.1f\" %s>", x, y, attrs);
 	otext(s);
@@ -119,7 +118,7 @@ static void text_at(double x, double y, const char *attrs, const char *s)
 }
 
 /* t in ms, with as many decimals as a step of step ns needs. */
-static void fmt_ms(char *buf, size_t n, u64 t, u64 step)
+void timeline_fmt_ms(char *buf, size_t n, u64 t, u64 step)
 {
 	int dec = step >= 1000000 ? 0 : step >= 100000 ? 1 : step >= 10000 ? 2 : step >= 1000 ? 3 : 6;
 
@@ -134,92 +133,6 @@ void timeline_fmt_dur(char *buf, size_t n, u64 ns)
 		snprintf(buf, n, "%.*f µs", ns < 10000, ns / 1e3);
 	else
 		snprintf(buf, n, "%.*f ms", ns < 10000000 ? 2 : 1, ns / 1e6);
-}
-
-static u64 nice_step(double ns)
-{
-	u64 p = 1;
-
-	for (;; p *= 10) {
-		if (p >= ns)
-			return p;
-		if (2 * p >= ns)
-			return 2 * p;
-		if (5 * p >= ns)
-			return 5 * p;
-	}
-}
-
-static void tick(u64 t, u64 step, double bottom)
-{
-	char ms[32];
-	double x = timeline_x(t);
-
-	fmt_ms(ms, sizeof(ms), t, step);
-	oprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", x,
-		AXIS_Y, x, bottom);
-	oprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x,
-		AXIS_Y - 4, x, AXIS_Y);
-	text_at(x, AXIS_Y - 7, "font-size=\"10.5\" text-anchor=\"middle\" fill=\"#333\"", ms);
-}
-
-static bool near_band(double x)
-{
-	int i;
-
-	for (i = 0; i < tl.nr_bands; i++) {
-		if (x > timeline_x(tl.bands[i].t0) - 30 && x < timeline_x(tl.bands[i].t1) + 30)
-			return true;
-	}
-	return false;
-}
-
-static void draw_band(const struct band *bd, double bottom)
-{
-	double x0 = timeline_x(bd->t0), x1 = timeline_x(bd->t1);
-	double zoom = bd->w / (bd->t1 - bd->t0) / tl.scale;
-	char a[32], b[32], title[96];
-
-	fmt_ms(a, sizeof(a), bd->t0, 1000);
-	fmt_ms(b, sizeof(b), bd->t1, 1000);
-	snprintf(title, sizeof(title), "magnified ×%.0f: %s to %s ms", zoom, a, b);
-	oprintf("<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		"fill=\"#ececec\" stroke=\"#bbb\" stroke-dasharray=\"3 3\"><title>", x0, AXIS_Y - 34,
-		x1 - x0, bottom - AXIS_Y + 34);
-	otext(title);
-	oputs("</title></rect>\n");
-	snprintf(title, sizeof(title), "×%.0f", zoom);
-	text_at((x0 + x1) / 2, AXIS_Y - 22, "font-size=\"10.5\" text-anchor=\"middle\" "
-		"font-weight=\"bold\" fill=\"#555\"", title);
-}
-
-/* The bands, then ticks at one step outside them and finer ones inside. */
-static void draw_axis(double bottom)
-{
-	u64 step = nice_step(75 / tl.scale), t;
-	int i;
-
-	for (i = 0; i < tl.nr_bands; i++)
-		draw_band(&tl.bands[i], bottom);
-	for (i = 0; i < tl.nr_bands; i++) {
-		const struct band *bd = &tl.bands[i];
-		u64 bstep = nice_step(58 * (bd->t1 - bd->t0) / bd->w);
-
-		for (t = (bd->t0 + bstep - 1) / bstep * bstep; t <= bd->t1; t += bstep)
-			tick(t, bstep, bottom);
-	}
-	for (t = 0; t <= tl.end; t += step) {
-		if (!near_band(timeline_x(t)))
-			tick(t, step, bottom);
-	}
-	oprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-		PLOT_X0, AXIS_Y, PLOT_X1, AXIS_Y);
-	if (tl.truncated)
-		oprintf("<line class=\"truncated\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#d50000\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n", PLOT_X1,
-			AXIS_Y - 30, PLOT_X1, bottom);
-	text_at(PLOT_X0 - 12, AXIS_Y - 7, "font-size=\"11\" text-anchor=\"end\" fill=\"#333\"",
-		"time (ms)");
 }
 
 /* A span, or n spans merged into one (state: where they spent most time). */
@@ -240,8 +153,8 @@ static void draw_span(const struct span *s, int n, double y)
 	oprintf("<rect class=\"span %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
 		lane_state_name(s->state), x0, y, x1 - x0, BAR_H, state_fill[s->state]);
 	if (x1 - x0 >= 2) {
-		fmt_ms(from, sizeof(from), s->start, 1000);
-		fmt_ms(to, sizeof(to), s->end, 1000);
+		timeline_fmt_ms(from, sizeof(from), s->start, 1000);
+		timeline_fmt_ms(to, sizeof(to), s->end, 1000);
 		timeline_fmt_dur(dur, sizeof(dur), s->end - s->start);
 		oputs("<title>");
 		otext(what);
@@ -369,7 +282,7 @@ static void draw_mark(const struct mark *m)
 		oprintf(" data-from=\"%d\"", fr >= 0 ? lane_at(m->from)->pid : -1);
 	if (m->kind == MK_SIGNAL || m->kind == MK_HANDLER)
 		oprintf(" data-sig=\"%s\" data-depth=\"%d\"", signal_name(m->sig) ?: "?", m->depth);
-	fmt_ms(ms, sizeof(ms), m->ts, 1000);
+	timeline_fmt_ms(ms, sizeof(ms), m->ts, 1000);
 	oputs("><title>");
 	otext(m->text);
 	oprintf(" at %s ms</title>\n", ms);
@@ -532,7 +445,7 @@ static void notes(double y)
 	char s[160], ms[32];
 
 	if (tl.truncated) {
-		fmt_ms(ms, sizeof(ms), tl.truncated_at, 1000);
+		timeline_fmt_ms(ms, sizeof(ms), tl.truncated_at, 1000);
 		snprintf(s, sizeof(s), "… truncated at %s ms: more than %d marks or %d spans; "
 			 "the picture stops there", ms, MAX_MARKS, MAX_SPANS);
 		text_at(20, y += 16, a, s);
@@ -557,7 +470,7 @@ void timeline_svg(double bottom)
 	int pass;
 
 	header(y + 16 * (tl.truncated + !!tl.left_out + !!tl.nr_hidden) + 16);
-	draw_axis(bottom);
+	timeline_draw_axis(bottom);
 	for (i = 0; i < tl.nr_lanes; i++) {
 		if (tl.lrow[i] >= 0)
 			draw_lane(i);
