@@ -37,6 +37,7 @@ static int open_frames = -1;	/* the newest handler frame with no sigreturn yet *
 static const char *kernel_sender; /* who sends the signals traced next */
 static bool continued;		/* a SIGCONT just continued a stopped task */
 static bool after_fault;	/* the signal a fault sends follows it */
+static u64 truncated_seq;	/* the event at tl.truncated_at */
 
 /* ---- recording ---- */
 
@@ -58,6 +59,7 @@ static void truncate_at(u64 ts)
 {
 	tl.truncated = true;
 	tl.truncated_at = ts;
+	truncated_seq = trace_ring.head;
 }
 
 static int lane_no(pid_t pid)
@@ -79,7 +81,8 @@ static struct mark *new_mark(enum mark_kind kind, u64 ts, int lane)
 	}
 	tl.marks = grown(tl.marks, tl.nr_marks, &marks_cap, sizeof(*tl.marks));
 	m = &tl.marks[tl.nr_marks++];
-	*m = (struct mark){ .ts = ts, .lane = lane, .from = -1, .next_open = -1, .kind = kind };
+	*m = (struct mark){ .ts = ts, .seq = trace_ring.head, .lane = lane, .from = -1,
+			    .next_open = -1, .kind = kind };
 	return m;
 }
 
@@ -115,6 +118,7 @@ static void end_frame(int *link, u64 ts, bool sigreturn)
 	struct mark *m = &tl.marks[*link];
 
 	m->end = ts;
+	m->end_seq = trace_ring.head;
 	m->unfinished = !sigreturn;
 	*link = m->next_open;
 }
@@ -245,10 +249,11 @@ void timeline_span(const struct lane *l, u64 end)
 	if (tl.truncated && l->since >= tl.truncated_at)
 		return;
 	tl.spans = grown(tl.spans, tl.nr_spans, &spans_cap, sizeof(*tl.spans));
-	tl.spans[tl.nr_spans++] = (struct span){ .start = l->since,
-						 .end = tl.truncated ? min(end, tl.truncated_at) : end,
-						 .lane = l - lane_at(0), .state = l->state,
-						 .syscall = l->syscall };
+	tl.spans[tl.nr_spans++] = (struct span){
+		.start = l->since, .start_seq = l->since_seq,
+		.end = tl.truncated ? min(end, tl.truncated_at) : end,
+		.end_seq = tl.truncated ? min(trace_ring.head, truncated_seq) : trace_ring.head,
+		.lane = l - lane_at(0), .state = l->state, .syscall = l->syscall };
 }
 
 /* ---- layout: lanes and labels ---- */
@@ -356,8 +361,9 @@ static void finish_handlers(void)
 
 		if (m->kind != MK_HANDLER)
 			continue;
-		if (!m->end) {
+		if (!m->end_seq) {
 			m->end = tl.end;
+			m->end_seq = ~0ULL;
 			m->unfinished = !tl.truncated;
 		}
 		timeline_fmt_dur(dur, sizeof(dur), m->end - m->ts);

@@ -23,9 +23,14 @@
 
 enum mark_kind { MK_SIGNAL, MK_HANDLER, MK_RESTART, MK_FAULT, MK_EXIT };
 
+/* Times are ns since boot; a seq is an event's place in trace order
+ * (trace_ring.head once it was traced), which orders events that share a
+ * time: under --clock=virtual, most do. */
+
 /* Something that happened at one time to one task, drawn with a label. */
 struct mark {
-	u64 ts, end;		/* end: a handler's sigreturn, 0 until then */
+	u64 ts, seq;
+	u64 end, end_seq;	/* a handler's sigreturn; end_seq 0 until then */
 	int lane;		/* lanes.c index of the task; a signal's target */
 	int from;		/* a signal's sender's lane; -1: the kernel */
 	int depth;		/* a handler: the frames it interrupted */
@@ -43,7 +48,7 @@ struct mark {
 
 /* A lane's state from start to end (kernel/lanes.c). */
 struct span {
-	u64 start, end;
+	u64 start, start_seq, end, end_seq;
 	int lane;
 	enum lane_state state;
 	long syscall;
