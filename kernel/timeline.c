@@ -246,7 +246,7 @@ void timeline_span(const struct lane *l, u64 end)
 		return;
 	if (!tl.truncated && tl.nr_spans >= MAX_SPANS)
 		truncate_at(end);
-	if (tl.truncated && l->since >= tl.truncated_at)
+	if (tl.truncated && l->since_seq >= truncated_seq)
 		return;
 	tl.spans = grown(tl.spans, tl.nr_spans, &spans_cap, sizeof(*tl.spans));
 	tl.spans[tl.nr_spans++] = (struct span){
