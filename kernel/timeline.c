@@ -11,7 +11,9 @@
  * time axis in ms and a legend. It is meant to be pasted into a bug report
  * and read without the docs.
  *
- * Where marks crowd, the time axis magnifies (kernel/timeline_axis.c).
+ * Where marks crowd, the time axis magnifies; where events share one time
+ * (--clock=virtual), it spreads them out in trace order
+ * (kernel/timeline_axis.c).
  * Labels go first-fit into rows above their lane's bar, so they never
  * overlap; one that finds no row is left out and counted in a note.
  *
@@ -270,7 +272,7 @@ int timeline_label_lane(const struct mark *m)
 /* First fit, in time order: a label goes in the highest row of its lane
  * where it clears the labels already there; in a crowd, no higher than the
  * label before it, so a crowd's labels read in time order. */
-static void place_labels(const u64 *lane_end)
+static void place_labels(void)
 {
 	struct rows {
 		double end[MAX_ROWS];
@@ -289,8 +291,7 @@ static void place_labels(const u64 *lane_end)
 
 		if (!mark_shown(m))
 			continue;
-		/* an exit where its lane ends, a few µs later */
-		m->x = timeline_x(m->kind == MK_EXIT ? max(m->ts, lane_end[m->lane]) : m->ts);
+		m->x = timeline_x(m->at, m->at_seq);
 		m->lx = m->x + 6 + w <= WIDTH - 4 ? m->x + 6 : m->x - 6 - w;
 		if (m->kind == MK_EXIT && m->lx > m->x) {
 			m->row = ROW_BAR;
@@ -313,11 +314,34 @@ static void place_labels(const u64 *lane_end)
 	kfree(rows);
 }
 
-/* Lanes to draw, bands, labels, and each lane's height: returns the y
- * below the last lane. */
+/* Where each mark is drawn: where it happened; an exit where its lane ends,
+ * after the switch away from it (a few µs later, or later in the instant). */
+static void place_marks(void)
+{
+	const struct span **last = kmalloc((tl.nr_lanes + 1) * sizeof(*last));
+	const struct span *s;
+	size_t i;
+
+	for (i = 0; i < tl.nr_spans; i++)	/* spans are recorded as they end */
+		last[tl.spans[i].lane] = &tl.spans[i];
+	for (i = 0; i < tl.nr_marks; i++) {
+		struct mark *m = &tl.marks[i];
+
+		m->at = m->ts;
+		m->at_seq = m->seq;
+		s = last[m->lane];
+		if (m->kind == MK_EXIT && s && s->end_seq > m->seq) {
+			m->at = s->end;
+			m->at_seq = s->end_seq;
+		}
+	}
+	kfree(last);
+}
+
+/* Lanes to draw, the time axis, labels, and each lane's height: returns
+ * the y below the last lane. */
 static double layout(void)
 {
-	u64 *lane_end;
 	double y = AXIS_Y + 12;
 	size_t i;
 	int r;
@@ -325,7 +349,6 @@ static double layout(void)
 	while (lane_at(tl.nr_lanes))
 		tl.nr_lanes++;
 	tl.lrow = kmalloc((tl.nr_lanes + 1) * sizeof(*tl.lrow));
-	lane_end = kmalloc((tl.nr_lanes + 1) * sizeof(*lane_end));
 	for (i = 0; i < tl.nr_lanes; i++) {
 		tl.lrow[i] = -1;
 		if (lane_at(i)->pid == 0)
@@ -335,22 +358,22 @@ static double layout(void)
 		else
 			tl.nr_hidden++;
 	}
-	for (i = 0; i < tl.nr_spans; i++)
-		lane_end[tl.spans[i].lane] = max(lane_end[tl.spans[i].lane], tl.spans[i].end);
 	tl.bar_y = kmalloc((tl.nr_shown + 1) * sizeof(*tl.bar_y));
 	tl.nrows = kmalloc((tl.nr_shown + 1) * sizeof(*tl.nrows));
+	place_marks();
 	timeline_lay_axis();
-	place_labels(lane_end);
+	place_labels();
 	for (r = 0; r < tl.nr_shown; r++) {
 		tl.bar_y[r] = y + max(tl.nrows[r], 1) * ROW_H + 6;
 		y = tl.bar_y[r] + BAR_H + 18;
 	}
-	kfree(lane_end);
 	return y;
 }
 
 /* Handler labels need their frame's end; a frame still open ends with the
- * run (without sigreturn) or at the truncation. */
+ * run (without sigreturn) or at the truncation. A handler that returned at
+ * the time it was delivered took no time: it is drawn in one instant
+ * (kernel/timeline_axis.c), whose width is order, not time. */
 static void finish_handlers(void)
 {
 	char dur[32];
@@ -363,10 +386,12 @@ static void finish_handlers(void)
 			continue;
 		if (!m->end_seq) {
 			m->end = tl.end;
-			m->end_seq = ~0ULL;
+			m->end_seq = SEQ_AFTER;
 			m->unfinished = !tl.truncated;
 		}
 		timeline_fmt_dur(dur, sizeof(dur), m->end - m->ts);
+		if (m->end == m->ts)
+			snprintf(dur, sizeof(dur), "0 ns (same instant)");
 		snprintf(m->text, sizeof(m->text), "%s handler, %s", signal_name(m->sig) ?: "?",
 			 m->unfinished ? "no sigreturn" : dur);
 	}
@@ -376,7 +401,8 @@ void timeline_write(u64 end)
 {
 	if (timeline_fd < 0)
 		return;
-	tl.end = max(tl.truncated ? tl.truncated_at : end, 1);
+	tl.ran = tl.truncated ? tl.truncated_at : end;
+	tl.end = max(tl.ran, 1);
 	finish_handlers();
 	timeline_svg(layout());
 }

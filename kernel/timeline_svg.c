@@ -135,11 +135,31 @@ void timeline_fmt_dur(char *buf, size_t n, u64 ns)
 		snprintf(buf, n, "%.*f ms", ns < 10000000 ? 2 : 1, ns / 1e6);
 }
 
+/* A span's tooltip: what, from when to when, how long; one that begins
+ * and ends in one instant took no time, whatever its width. */
+static void span_title(const struct span *s, const char *what)
+{
+	char from[32], to[32], dur[32];
+
+	timeline_fmt_ms(from, sizeof(from), s->start, 1000);
+	timeline_fmt_ms(to, sizeof(to), s->end, 1000);
+	timeline_fmt_dur(dur, sizeof(dur), s->end - s->start);
+	oputs("<title>");
+	otext(what);
+	if (s->start == s->end)
+		oprintf(", at %s ms (0 ns, same instant)</title>", from);
+	else {
+		oprintf(", %s to %s ms (", from, to);
+		otext(dur);
+		oputs(")</title>");
+	}
+}
+
 /* A span, or n spans merged into one (state: where they spent most time). */
 static void draw_span(const struct span *s, int n, double y)
 {
-	double x0 = timeline_x(s->start), x1 = timeline_x(s->end);
-	char what[64], from[32], to[32], dur[32];
+	double x0 = timeline_x(s->start, s->start_seq), x1 = timeline_x(s->end, s->end_seq);
+	char what[64];
 
 	if (x1 - x0 < 0.05)
 		return;
@@ -152,27 +172,25 @@ static void draw_span(const struct span *s, int n, double y)
 		snprintf(what, sizeof(what), "%s", lane_state_name(s->state));
 	oprintf("<rect class=\"span %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
 		lane_state_name(s->state), x0, y, x1 - x0, BAR_H, state_fill[s->state]);
-	if (x1 - x0 >= 2) {
-		timeline_fmt_ms(from, sizeof(from), s->start, 1000);
-		timeline_fmt_ms(to, sizeof(to), s->end, 1000);
-		timeline_fmt_dur(dur, sizeof(dur), s->end - s->start);
-		oputs("<title>");
-		otext(what);
-		oprintf(", %s to %s ms (", from, to);
-		otext(dur);
-		oputs(")</title>");
-	}
+	if (x1 - x0 >= 2)
+		span_title(s, what);
 	oputs("</rect>\n");
 	if (n == 1 && x1 - x0 > timeline_text_cols(what) * 6.1 + 8)
 		text_at(x0 + 4, y + 14, "font-size=\"10\" fill=\"#222\"", what);
 }
 
+static double span_w(const struct span *s)
+{
+	return timeline_x(s->end, s->end_seq) - timeline_x(s->start, s->start_seq);
+}
+
 /* A lane's spans. Spans under a pixel wide merge until they fill one, so a
- * run of a million switches still draws (and writes) a sane picture. */
+ * run of a million switches still draws (and writes) a sane picture; the
+ * merged span's state is the one most of its width had. */
 static void draw_spans(int lane, double y)
 {
-	const struct span *first = NULL, *s;
-	u64 in[LANE_DEAD + 1] = { 0 }, end = 0;
+	const struct span *first = NULL, *last = NULL, *s;
+	double in[LANE_DEAD + 1] = { 0 };
 	enum lane_state st;
 	size_t k;
 	int n = 0;
@@ -181,9 +199,11 @@ static void draw_spans(int lane, double y)
 		s = k < tl.nr_spans ? &tl.spans[k] : NULL;
 		if (s && s->lane != lane)
 			continue;
-		if (n && (!s || timeline_x(s->end) - timeline_x(first->start) >= 1)) {
-			struct span merged = { .start = first->start, .end = end, .lane = lane,
-					       .state = LANE_RUNNING, .syscall = -1 };
+		if (n && (!s || timeline_x(s->end, s->end_seq) -
+					timeline_x(first->start, first->start_seq) >= 1)) {
+			struct span merged = { .start = first->start, .start_seq = first->start_seq,
+					       .end = last->end, .end_seq = last->end_seq,
+					       .lane = lane, .state = LANE_RUNNING, .syscall = -1 };
 
 			for (st = LANE_RUNNING; st <= LANE_STOPPED; st++)
 				merged.state = in[st] > in[merged.state] ? st : merged.state;
@@ -193,14 +213,14 @@ static void draw_spans(int lane, double y)
 		}
 		if (!s)
 			break;
-		if (timeline_x(s->end) - timeline_x(s->start) >= 1) {
+		if (span_w(s) >= 1) {
 			draw_span(s, 1, y);
 			continue;
 		}
 		if (!n++)
 			first = s;
-		end = s->end;
-		in[s->state] += s->end - s->start;
+		last = s;
+		in[s->state] += span_w(s);
 	}
 }
 
@@ -265,6 +285,26 @@ static void draw_exit(double x, double y)
 		y - 4, BAR_H + 8);
 }
 
+/* A mark's tooltip: its text and time, and in an instant, where in its
+ * order the mark is (a handler there: from which event to which). */
+static void mark_title(const struct mark *m)
+{
+	const struct instant *in = timeline_instant(m->at);
+	char ms[32];
+
+	timeline_fmt_ms(ms, sizeof(ms), m->ts, 1000);
+	oputs("<title>");
+	otext(m->text);
+	oprintf(" at %s ms", ms);
+	if (in) {
+		oprintf(" (one instant: event %d", timeline_instant_place(in, m->at_seq) + 1);
+		if (m->kind == MK_HANDLER && m->end == m->at && m->end_seq != SEQ_AFTER)
+			oprintf(" to %d", timeline_instant_place(in, m->end_seq) + 1);
+		oprintf(" of %d in trace order)", in->n);
+	}
+	oputs("</title>\n");
+}
+
 /* A mark as a group: class the kind, data-pid the task (a signal's target),
  * a tooltip with its time. */
 static void draw_mark(const struct mark *m)
@@ -275,17 +315,14 @@ static void draw_mark(const struct mark *m)
 	};
 	int r = tl.lrow[m->lane], fr = m->from >= 0 ? tl.lrow[m->from] : -1, d = min(m->depth, 2);
 	double bar = tl.bar_y[r], mid = bar + BAR_H / 2.0, y1;
-	char ms[32];
 
 	oprintf("<g class=\"%s\" data-pid=\"%d\"", kind[m->kind], lane_at(m->lane)->pid);
 	if (m->kind == MK_SIGNAL)
 		oprintf(" data-from=\"%d\"", fr >= 0 ? lane_at(m->from)->pid : -1);
 	if (m->kind == MK_SIGNAL || m->kind == MK_HANDLER)
 		oprintf(" data-sig=\"%s\" data-depth=\"%d\"", signal_name(m->sig) ?: "?", m->depth);
-	timeline_fmt_ms(ms, sizeof(ms), m->ts, 1000);
-	oputs("><title>");
-	otext(m->text);
-	oprintf(" at %s ms</title>\n", ms);
+	oputs(">");
+	mark_title(m);
 	switch (m->kind) {
 	case MK_SIGNAL:
 		/* from the kernel: from the axis; to itself: a short arrow */
@@ -293,8 +330,8 @@ static void draw_mark(const struct mark *m)
 		draw_arrow(m->x, y1, fr > r ? bar + BAR_H : bar, m->faint);
 		break;
 	case MK_HANDLER:
-		draw_frame_box(m->x, timeline_x(m->end), bar - 7 + 3 * d, BAR_H + 14 - 6 * d,
-			       m->unfinished);
+		draw_frame_box(m->x, timeline_x(m->end, m->end_seq), bar - 7 + 3 * d,
+			       BAR_H + 14 - 6 * d, m->unfinished);
 		break;
 	case MK_RESTART:
 		draw_diamond(m->x, mid);
@@ -339,7 +376,7 @@ static void draw_label(const struct mark *m)
 }
 
 enum glyph { G_RUNNING, G_RUNNABLE, G_SLEEPING, G_STOPPED, G_SIGNAL, G_IGNORED, G_HANDLER,
-	     G_RESTART, G_FAULT, G_EXIT };
+	     G_RESTART, G_FAULT, G_EXIT, G_INSTANT };
 
 static const char *const legend_text[] = {
 	[G_RUNNING] = "running",
@@ -352,6 +389,7 @@ static const char *const legend_text[] = {
 	[G_RESTART] = "restart decision (below)",
 	[G_FAULT] = "fault",
 	[G_EXIT] = "exit",
+	[G_INSTANT] = "one instant: its events in trace order, no time passing",
 };
 
 static const char *const explain[] = {
@@ -381,11 +419,15 @@ static void draw_glyph(enum glyph g, double x, double y)
 		draw_diamond(x + 12, y - 4);
 	else if (g == G_FAULT)
 		draw_cross(x + 12, y - 4);
-	else
+	else if (g == G_EXIT)
 		draw_exit(x + 12, y - 12);
+	else
+		oprintf("<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"16\" fill=\"%s\" "
+			"stroke=\"%s\"/>\n", x, y - 12, INSTANT_FILL, INSTANT_STROKE);
 }
 
-/* The legend from y: returns the y below it. Draws nothing if !draw. */
+/* The legend from y: returns the y below it. Draws nothing if !draw. An
+ * instant is explained where there is one. */
 static double legend(double y, bool draw)
 {
 	double x = 20, w;
@@ -394,7 +436,7 @@ static double legend(double y, bool draw)
 	if (draw)
 		text_at(20, y, "font-size=\"12.5\" font-weight=\"bold\"", "Legend");
 	y += 22;
-	for (g = 0; g < ARRAY_SIZE(legend_text); g++) {
+	for (g = 0; g < ARRAY_SIZE(legend_text) - !tl.nr_instants; g++) {	/* G_INSTANT last */
 		w = 34 + timeline_text_cols(legend_text[g]) * CHAR_W + 26;
 		if (x + w > WIDTH - 10) {
 			x = 20;
@@ -423,7 +465,7 @@ static void header(double height)
 	oprintf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		"viewBox=\"0 0 %d %.0f\" font-family=\"%s\">\n", WIDTH, height, WIDTH, height, FONT);
-	timeline_fmt_dur(dur, sizeof(dur), tl.end);
+	timeline_fmt_dur(dur, sizeof(dur), tl.ran);
 	snprintf(s, sizeof(s), "umk timeline: %s (pid 1), %d task%s, %s", init ? init->comm : "?",
 		 tl.nr_shown + tl.nr_hidden, tl.nr_shown + tl.nr_hidden == 1 ? "" : "s", dur);
 	oputs("<title>");
@@ -433,10 +475,14 @@ static void header(double height)
 	text_at(20, 44, "font-size=\"11\" fill=\"#333\"",
 		"One lane per task (pid, name); time runs left to right. The colours are what the task "
 		"was doing; arrows are signals.");
-	if (tl.nr_bands)
-		text_at(20, 58, "font-size=\"11\" fill=\"#333\"",
+	if (tl.nr_bands || tl.nr_instants)
+		text_at(20, 58, "font-size=\"11\" fill=\"#333\"", !tl.nr_instants ?
 			"Grey bands are magnified (×N above each) so that events microseconds apart can "
-			"be told apart; outside them one scale holds.");
+			"be told apart; outside them one scale holds." : !tl.nr_bands ?
+			"A blue band holds one instant: events with the same timestamp, spread out in "
+			"trace order. No time passes inside it." :
+			"Grey bands are magnified (×N); blue ones hold one instant, its events spread out "
+			"in trace order: no time passes inside.");
 }
 
 static void notes(double y)
