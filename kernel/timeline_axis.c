@@ -26,7 +26,7 @@
 #include "timeline.h"
 
 #define STEP		16.0	/* px: an event in an instant, at most */
-#define INSTANTS_SHARE	0.7	/* of the plot, at most, when time passed */
+#define INSTANTS_SHARE	0.6	/* of the plot, at most, when time passed */
 #define NEAR		30.0	/* px: no tick this close to a band or an instant */
 #define TICK_W		6.4	/* px: a character of the axis's 10.5px text */
 
@@ -439,6 +439,8 @@ static void label_instant(const struct instant *in, double *end)
 	char ms[32], s[64];
 
 	snprintf(s, sizeof(s), "one instant, %d events in order", in->n);
+	if (timeline_text_cols(s) * TICK_W > x1 - x0)
+		snprintf(s, sizeof(s), "one instant, %d events", in->n);
 	if (timeline_text_cols(s) * TICK_W > x1 - x0)
 		snprintf(s, sizeof(s), "one instant");
 	if (!in_band(in->t) && timeline_text_cols(s) * TICK_W <= x1 - x0)
