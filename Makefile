@@ -52,7 +52,7 @@ $(BUILD)/umk: $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/kernel/%.o: kernel/%.c $(wildcard include/umk/*.h) | $(BUILD)/kernel
+$(BUILD)/kernel/%.o: kernel/%.c $(wildcard include/umk/*.h kernel/*.h) | $(BUILD)/kernel
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 

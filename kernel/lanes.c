@@ -74,6 +74,7 @@ static struct lane *lane_get(pid_t pid)
 	snprintf(l->comm, sizeof(l->comm), "%s", t ? t->comm : "?");
 	l->state = LANE_NONE;
 	l->since = 0;
+	l->since_seq = 0;
 	l->syscall = -1;
 	return l;
 }
@@ -90,6 +91,7 @@ static void lane_set(struct lane *l, enum lane_state s, u64 ts)
 	}
 	l->state = s;
 	l->since = ts;
+	l->since_seq = trace_ring.head;
 }
 
 static enum lane_state switched_out(pid_t pid, const char *why)

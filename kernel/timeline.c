@@ -11,10 +11,10 @@
  * time axis in ms and a legend. It is meant to be pasted into a bug report
  * and read without the docs.
  *
- * Marks microseconds apart would share a pixel in a run of seconds, so the
- * axis is piecewise linear: where marks crowd, a shaded band magnifies that
- * stretch (its zoom is written above it) and the rest of the run shares one
- * scale. Labels go first-fit into rows above their lane's bar, so they never
+ * Where marks crowd, the time axis magnifies; where events share one time
+ * (--clock=virtual), it spreads them out in trace order
+ * (kernel/timeline_axis.c).
+ * Labels go first-fit into rows above their lane's bar, so they never
  * overlap; one that finds no row is left out and counted in a note.
  *
  * The idle task (pid 0) has no lane: the CPU is idle wherever no lane is
@@ -31,8 +31,6 @@
 
 #include "timeline.h"
 
-#define CROWDED		12.0		/* px: marks closer than this at one scale */
-
 int timeline_fd = -1;
 
 struct timeline tl;
@@ -41,6 +39,7 @@ static int open_frames = -1;	/* the newest handler frame with no sigreturn yet *
 static const char *kernel_sender; /* who sends the signals traced next */
 static bool continued;		/* a SIGCONT just continued a stopped task */
 static bool after_fault;	/* the signal a fault sends follows it */
+static u64 truncated_seq;	/* the event at tl.truncated_at */
 
 /* ---- recording ---- */
 
@@ -62,6 +61,7 @@ static void truncate_at(u64 ts)
 {
 	tl.truncated = true;
 	tl.truncated_at = ts;
+	truncated_seq = trace_ring.head;
 }
 
 static int lane_no(pid_t pid)
@@ -83,7 +83,8 @@ static struct mark *new_mark(enum mark_kind kind, u64 ts, int lane)
 	}
 	tl.marks = grown(tl.marks, tl.nr_marks, &marks_cap, sizeof(*tl.marks));
 	m = &tl.marks[tl.nr_marks++];
-	*m = (struct mark){ .ts = ts, .lane = lane, .from = -1, .next_open = -1, .kind = kind };
+	*m = (struct mark){ .ts = ts, .seq = trace_ring.head, .lane = lane, .from = -1,
+			    .next_open = -1, .kind = kind };
 	return m;
 }
 
@@ -119,6 +120,7 @@ static void end_frame(int *link, u64 ts, bool sigreturn)
 	struct mark *m = &tl.marks[*link];
 
 	m->end = ts;
+	m->end_seq = trace_ring.head;
 	m->unfinished = !sigreturn;
 	*link = m->next_open;
 }
@@ -246,115 +248,14 @@ void timeline_span(const struct lane *l, u64 end)
 		return;
 	if (!tl.truncated && tl.nr_spans >= MAX_SPANS)
 		truncate_at(end);
-	if (tl.truncated && l->since >= tl.truncated_at)
+	if (tl.truncated && l->since_seq >= truncated_seq)
 		return;
 	tl.spans = grown(tl.spans, tl.nr_spans, &spans_cap, sizeof(*tl.spans));
-	tl.spans[tl.nr_spans++] = (struct span){ .start = l->since,
-						 .end = tl.truncated ? min(end, tl.truncated_at) : end,
-						 .lane = l - lane_at(0), .state = l->state,
-						 .syscall = l->syscall };
-}
-
-/* ---- layout: the time axis ---- */
-
-double timeline_x(u64 t)
-{
-	double x = PLOT_X0;
-	u64 at = 0;
-	int i;
-
-	for (i = 0; i < tl.nr_bands && t >= tl.bands[i].t0; i++) {
-		const struct band *b = &tl.bands[i];
-
-		x += (b->t0 - at) * tl.scale;
-		if (t <= b->t1)
-			return x + (double)(t - b->t0) * b->w / (b->t1 - b->t0);
-		x += b->w;
-		at = b->t1;
-	}
-	return x + (t - at) * tl.scale;
-}
-
-static void add_band(struct band c)
-{
-	u64 pad = (c.t1 - c.t0) / 4 + 5000;
-	int i, k = 0;
-
-	c.t0 = c.t0 > pad ? c.t0 - pad : 0;
-	c.t1 = min(c.t1 + pad, tl.end);
-	if (tl.nr_bands && c.t0 <= tl.bands[tl.nr_bands - 1].t1) {
-		tl.bands[tl.nr_bands - 1].t1 = max(tl.bands[tl.nr_bands - 1].t1, c.t1);
-		tl.bands[tl.nr_bands - 1].n += c.n;
-		return;
-	}
-	if (tl.nr_bands == MAX_BANDS) {	/* keep the most crowded */
-		for (i = 1; i < tl.nr_bands; i++)
-			k = tl.bands[i].n < tl.bands[k].n ? i : k;
-		if (tl.bands[k].n >= c.n)
-			return;
-		memmove(&tl.bands[k], &tl.bands[k + 1], (--tl.nr_bands - k) * sizeof(*tl.bands));
-	}
-	tl.bands[tl.nr_bands++] = c;
-}
-
-/* Band widths and the scale outside them; a band that would magnify less
- * than 4 times is not worth its place. */
-static void size_bands(void)
-{
-	double plot = PLOT_X1 - PLOT_X0, bw, fit;
-	int i, kept;
-	u64 bt;
-
-	for (;;) {
-		bw = 0;
-		bt = 0;
-		for (i = 0; i < tl.nr_bands; i++) {
-			tl.bands[i].w = min(max(30.0 * tl.bands[i].n, 100.0), 240.0);
-			bw += tl.bands[i].w;
-			bt += tl.bands[i].t1 - tl.bands[i].t0;
-		}
-		if (bt >= tl.end)
-			tl.nr_bands = bw = bt = 0;
-		fit = bw > 0.55 * plot ? 0.55 * plot / bw : 1;
-		tl.scale = (plot - bw * fit) / (tl.end - bt);
-		for (i = kept = 0; i < tl.nr_bands; i++) {
-			tl.bands[i].w *= fit;
-			if (tl.bands[i].w / (tl.bands[i].t1 - tl.bands[i].t0) >= 4 * tl.scale)
-				tl.bands[kept++] = tl.bands[i];
-		}
-		if (kept == tl.nr_bands)
-			return;
-		tl.nr_bands = kept;	/* and again without them */
-	}
-}
-
-/* Bands where marks crowd at one scale over the whole run. */
-static void find_bands(void)
-{
-	double linear = (PLOT_X1 - PLOT_X0) / tl.end;
-	struct band c = { 0 };
-	size_t i;
-
-	for (i = 0; i < tl.nr_marks; i++) {
-		const struct mark *m = &tl.marks[i];
-		u64 last = m->ts;
-
-		if (!mark_shown(m))
-			continue;
-		if (m->kind == MK_HANDLER && (m->end - m->ts) * linear < CROWDED)
-			last = m->end;
-		if (c.n && (m->ts <= c.t1 || (m->ts - c.t1) * linear < CROWDED)) {
-			c.t1 = max(c.t1, last);
-			c.n++;
-			continue;
-		}
-		if (c.n >= 2)
-			add_band(c);
-		c = (struct band){ .t0 = m->ts, .t1 = last, .n = 1 };
-	}
-	if (c.n >= 2)
-		add_band(c);
-	size_bands();
+	tl.spans[tl.nr_spans++] = (struct span){
+		.start = l->since, .start_seq = l->since_seq,
+		.end = tl.truncated ? min(end, tl.truncated_at) : end,
+		.end_seq = tl.truncated ? min(trace_ring.head, truncated_seq) : trace_ring.head,
+		.lane = l - lane_at(0), .state = l->state, .syscall = l->syscall };
 }
 
 /* ---- layout: lanes and labels ---- */
@@ -371,7 +272,7 @@ int timeline_label_lane(const struct mark *m)
 /* First fit, in time order: a label goes in the highest row of its lane
  * where it clears the labels already there; in a crowd, no higher than the
  * label before it, so a crowd's labels read in time order. */
-static void place_labels(const u64 *lane_end)
+static void place_labels(void)
 {
 	struct rows {
 		double end[MAX_ROWS];
@@ -390,8 +291,7 @@ static void place_labels(const u64 *lane_end)
 
 		if (!mark_shown(m))
 			continue;
-		/* an exit where its lane ends, a few µs later */
-		m->x = timeline_x(m->kind == MK_EXIT ? max(m->ts, lane_end[m->lane]) : m->ts);
+		m->x = timeline_x(m->at, m->at_seq);
 		m->lx = m->x + 6 + w <= WIDTH - 4 ? m->x + 6 : m->x - 6 - w;
 		if (m->kind == MK_EXIT && m->lx > m->x) {
 			m->row = ROW_BAR;
@@ -414,11 +314,34 @@ static void place_labels(const u64 *lane_end)
 	kfree(rows);
 }
 
-/* Lanes to draw, bands, labels, and each lane's height: returns the y
- * below the last lane. */
+/* Where each mark is drawn: where it happened; an exit where its lane ends,
+ * after the switch away from it (a few µs later, or later in the instant). */
+static void place_marks(void)
+{
+	const struct span **last = kmalloc((tl.nr_lanes + 1) * sizeof(*last));
+	const struct span *s;
+	size_t i;
+
+	for (i = 0; i < tl.nr_spans; i++)	/* spans are recorded as they end */
+		last[tl.spans[i].lane] = &tl.spans[i];
+	for (i = 0; i < tl.nr_marks; i++) {
+		struct mark *m = &tl.marks[i];
+
+		m->at = m->ts;
+		m->at_seq = m->seq;
+		s = last[m->lane];
+		if (m->kind == MK_EXIT && s && s->end_seq > m->seq) {
+			m->at = s->end;
+			m->at_seq = s->end_seq;
+		}
+	}
+	kfree(last);
+}
+
+/* Lanes to draw, the time axis, labels, and each lane's height: returns
+ * the y below the last lane. */
 static double layout(void)
 {
-	u64 *lane_end;
 	double y = AXIS_Y + 12;
 	size_t i;
 	int r;
@@ -426,7 +349,6 @@ static double layout(void)
 	while (lane_at(tl.nr_lanes))
 		tl.nr_lanes++;
 	tl.lrow = kmalloc((tl.nr_lanes + 1) * sizeof(*tl.lrow));
-	lane_end = kmalloc((tl.nr_lanes + 1) * sizeof(*lane_end));
 	for (i = 0; i < tl.nr_lanes; i++) {
 		tl.lrow[i] = -1;
 		if (lane_at(i)->pid == 0)
@@ -436,22 +358,22 @@ static double layout(void)
 		else
 			tl.nr_hidden++;
 	}
-	for (i = 0; i < tl.nr_spans; i++)
-		lane_end[tl.spans[i].lane] = max(lane_end[tl.spans[i].lane], tl.spans[i].end);
 	tl.bar_y = kmalloc((tl.nr_shown + 1) * sizeof(*tl.bar_y));
 	tl.nrows = kmalloc((tl.nr_shown + 1) * sizeof(*tl.nrows));
-	find_bands();
-	place_labels(lane_end);
+	place_marks();
+	timeline_lay_axis();
+	place_labels();
 	for (r = 0; r < tl.nr_shown; r++) {
 		tl.bar_y[r] = y + max(tl.nrows[r], 1) * ROW_H + 6;
 		y = tl.bar_y[r] + BAR_H + 18;
 	}
-	kfree(lane_end);
 	return y;
 }
 
 /* Handler labels need their frame's end; a frame still open ends with the
- * run (without sigreturn) or at the truncation. */
+ * run (without sigreturn) or at the truncation. A handler that returned at
+ * the time it was delivered took no time: it is drawn in one instant
+ * (kernel/timeline_axis.c), whose width is order, not time. */
 static void finish_handlers(void)
 {
 	char dur[32];
@@ -462,11 +384,14 @@ static void finish_handlers(void)
 
 		if (m->kind != MK_HANDLER)
 			continue;
-		if (!m->end) {
+		if (!m->end_seq) {
 			m->end = tl.end;
+			m->end_seq = SEQ_AFTER;
 			m->unfinished = !tl.truncated;
 		}
 		timeline_fmt_dur(dur, sizeof(dur), m->end - m->ts);
+		if (m->end == m->ts)
+			snprintf(dur, sizeof(dur), "0 ns (same instant)");
 		snprintf(m->text, sizeof(m->text), "%s handler, %s", signal_name(m->sig) ?: "?",
 			 m->unfinished ? "no sigreturn" : dur);
 	}
@@ -476,7 +401,8 @@ void timeline_write(u64 end)
 {
 	if (timeline_fd < 0)
 		return;
-	tl.end = max(tl.truncated ? tl.truncated_at : end, 1);
+	tl.ran = tl.truncated ? tl.truncated_at : end;
+	tl.end = max(tl.ran, 1);
 	finish_handlers();
 	timeline_svg(layout());
 }

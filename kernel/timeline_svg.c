@@ -2,7 +2,7 @@
  * kernel/timeline_svg.c: the --timeline picture, written as SVG from what
  * kernel/timeline.c recorded and laid out (kernel/timeline.h).
  *
- * Drawn bottom up: magnified bands and the time axis, then each lane (its
+ * Drawn bottom up: the time axis (kernel/timeline_axis.c), then each lane (its
  * name, its state spans), handler boxes, signal arrows and the other marks,
  * then the labels over everything, the legend and any notes. Every drawn
  * thing has a class (lane, span, handler, signal, restart, label...) and
@@ -30,7 +30,7 @@ static void oflush(void)
 	olen = 0;
 }
 
-static void oputs(const char *s)
+void oputs(const char *s)
 {
 	for (; *s; s++) {
 		if (olen == sizeof(obuf))
@@ -39,8 +39,7 @@ static void oputs(const char *s)
 	}
 }
 
-static void oprintf(const char *fmt, ...) __printf(1, 2);
-static void oprintf(const char *fmt, ...)
+void oprintf(const char *fmt, ...)
 {
 	char b[512];
 	va_list ap;
@@ -78,7 +77,7 @@ static unsigned utf8_char(const unsigned char *p, unsigned *cp)
 /* Text or an attribute value: XML's specials as entities, other characters
  * than printable ASCII as references (bytes that are not UTF-8, control
  * characters: U+FFFD), so the file is ASCII and always well-formed. */
-static void otext(const char *s)
+void otext(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	unsigned cp;
@@ -111,7 +110,7 @@ static const char *const state_fill[] = {
 	[LANE_SLEEPING] = "#90caf9", [LANE_STOPPED] = "#ef5350",
 };
 
-static void text_at(double x, double y, const char *attrs, const char *s)
+void text_at(double x, double y, const char *attrs, const char *s)
 {
 	oprintf("<text x=\"%.1f\" y=\"%.1f\" %s>", x, y, attrs);
 	otext(s);
@@ -119,7 +118,7 @@ static void text_at(double x, double y, const char *attrs, const char *s)
 }
 
 /* t in ms, with as many decimals as a step of step ns needs. */
-static void fmt_ms(char *buf, size_t n, u64 t, u64 step)
+void timeline_fmt_ms(char *buf, size_t n, u64 t, u64 step)
 {
 	int dec = step >= 1000000 ? 0 : step >= 100000 ? 1 : step >= 10000 ? 2 : step >= 1000 ? 3 : 6;
 
@@ -136,97 +135,31 @@ void timeline_fmt_dur(char *buf, size_t n, u64 ns)
 		snprintf(buf, n, "%.*f ms", ns < 10000000 ? 2 : 1, ns / 1e6);
 }
 
-static u64 nice_step(double ns)
+/* A span's tooltip: what, from when to when, how long; one that begins
+ * and ends in one instant took no time, whatever its width. */
+static void span_title(const struct span *s, const char *what)
 {
-	u64 p = 1;
+	char from[32], to[32], dur[32];
 
-	for (;; p *= 10) {
-		if (p >= ns)
-			return p;
-		if (2 * p >= ns)
-			return 2 * p;
-		if (5 * p >= ns)
-			return 5 * p;
+	timeline_fmt_ms(from, sizeof(from), s->start, 1000);
+	timeline_fmt_ms(to, sizeof(to), s->end, 1000);
+	timeline_fmt_dur(dur, sizeof(dur), s->end - s->start);
+	oputs("<title>");
+	otext(what);
+	if (s->start == s->end)
+		oprintf(", at %s ms (0 ns, same instant)</title>", from);
+	else {
+		oprintf(", %s to %s ms (", from, to);
+		otext(dur);
+		oputs(")</title>");
 	}
-}
-
-static void tick(u64 t, u64 step, double bottom)
-{
-	char ms[32];
-	double x = timeline_x(t);
-
-	fmt_ms(ms, sizeof(ms), t, step);
-	oprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", x,
-		AXIS_Y, x, bottom);
-	oprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x,
-		AXIS_Y - 4, x, AXIS_Y);
-	text_at(x, AXIS_Y - 7, "font-size=\"10.5\" text-anchor=\"middle\" fill=\"#333\"", ms);
-}
-
-static bool near_band(double x)
-{
-	int i;
-
-	for (i = 0; i < tl.nr_bands; i++) {
-		if (x > timeline_x(tl.bands[i].t0) - 30 && x < timeline_x(tl.bands[i].t1) + 30)
-			return true;
-	}
-	return false;
-}
-
-static void draw_band(const struct band *bd, double bottom)
-{
-	double x0 = timeline_x(bd->t0), x1 = timeline_x(bd->t1);
-	double zoom = bd->w / (bd->t1 - bd->t0) / tl.scale;
-	char a[32], b[32], title[96];
-
-	fmt_ms(a, sizeof(a), bd->t0, 1000);
-	fmt_ms(b, sizeof(b), bd->t1, 1000);
-	snprintf(title, sizeof(title), "magnified ×%.0f: %s to %s ms", zoom, a, b);
-	oprintf("<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		"fill=\"#ececec\" stroke=\"#bbb\" stroke-dasharray=\"3 3\"><title>", x0, AXIS_Y - 34,
-		x1 - x0, bottom - AXIS_Y + 34);
-	otext(title);
-	oputs("</title></rect>\n");
-	snprintf(title, sizeof(title), "×%.0f", zoom);
-	text_at((x0 + x1) / 2, AXIS_Y - 22, "font-size=\"10.5\" text-anchor=\"middle\" "
-		"font-weight=\"bold\" fill=\"#555\"", title);
-}
-
-/* The bands, then ticks at one step outside them and finer ones inside. */
-static void draw_axis(double bottom)
-{
-	u64 step = nice_step(75 / tl.scale), t;
-	int i;
-
-	for (i = 0; i < tl.nr_bands; i++)
-		draw_band(&tl.bands[i], bottom);
-	for (i = 0; i < tl.nr_bands; i++) {
-		const struct band *bd = &tl.bands[i];
-		u64 bstep = nice_step(58 * (bd->t1 - bd->t0) / bd->w);
-
-		for (t = (bd->t0 + bstep - 1) / bstep * bstep; t <= bd->t1; t += bstep)
-			tick(t, bstep, bottom);
-	}
-	for (t = 0; t <= tl.end; t += step) {
-		if (!near_band(timeline_x(t)))
-			tick(t, step, bottom);
-	}
-	oprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-		PLOT_X0, AXIS_Y, PLOT_X1, AXIS_Y);
-	if (tl.truncated)
-		oprintf("<line class=\"truncated\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#d50000\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n", PLOT_X1,
-			AXIS_Y - 30, PLOT_X1, bottom);
-	text_at(PLOT_X0 - 12, AXIS_Y - 7, "font-size=\"11\" text-anchor=\"end\" fill=\"#333\"",
-		"time (ms)");
 }
 
 /* A span, or n spans merged into one (state: where they spent most time). */
 static void draw_span(const struct span *s, int n, double y)
 {
-	double x0 = timeline_x(s->start), x1 = timeline_x(s->end);
-	char what[64], from[32], to[32], dur[32];
+	double x0 = timeline_x(s->start, s->start_seq), x1 = timeline_x(s->end, s->end_seq);
+	char what[64];
 
 	if (x1 - x0 < 0.05)
 		return;
@@ -239,27 +172,25 @@ static void draw_span(const struct span *s, int n, double y)
 		snprintf(what, sizeof(what), "%s", lane_state_name(s->state));
 	oprintf("<rect class=\"span %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
 		lane_state_name(s->state), x0, y, x1 - x0, BAR_H, state_fill[s->state]);
-	if (x1 - x0 >= 2) {
-		fmt_ms(from, sizeof(from), s->start, 1000);
-		fmt_ms(to, sizeof(to), s->end, 1000);
-		timeline_fmt_dur(dur, sizeof(dur), s->end - s->start);
-		oputs("<title>");
-		otext(what);
-		oprintf(", %s to %s ms (", from, to);
-		otext(dur);
-		oputs(")</title>");
-	}
+	if (x1 - x0 >= 2)
+		span_title(s, what);
 	oputs("</rect>\n");
 	if (n == 1 && x1 - x0 > timeline_text_cols(what) * 6.1 + 8)
 		text_at(x0 + 4, y + 14, "font-size=\"10\" fill=\"#222\"", what);
 }
 
+static double span_w(const struct span *s)
+{
+	return timeline_x(s->end, s->end_seq) - timeline_x(s->start, s->start_seq);
+}
+
 /* A lane's spans. Spans under a pixel wide merge until they fill one, so a
- * run of a million switches still draws (and writes) a sane picture. */
+ * run of a million switches still draws (and writes) a sane picture; the
+ * merged span's state is the one most of its width had. */
 static void draw_spans(int lane, double y)
 {
-	const struct span *first = NULL, *s;
-	u64 in[LANE_DEAD + 1] = { 0 }, end = 0;
+	const struct span *first = NULL, *last = NULL, *s;
+	double in[LANE_DEAD + 1] = { 0 };
 	enum lane_state st;
 	size_t k;
 	int n = 0;
@@ -268,9 +199,11 @@ static void draw_spans(int lane, double y)
 		s = k < tl.nr_spans ? &tl.spans[k] : NULL;
 		if (s && s->lane != lane)
 			continue;
-		if (n && (!s || timeline_x(s->end) - timeline_x(first->start) >= 1)) {
-			struct span merged = { .start = first->start, .end = end, .lane = lane,
-					       .state = LANE_RUNNING, .syscall = -1 };
+		if (n && (!s || timeline_x(s->end, s->end_seq) -
+					timeline_x(first->start, first->start_seq) >= 1)) {
+			struct span merged = { .start = first->start, .start_seq = first->start_seq,
+					       .end = last->end, .end_seq = last->end_seq,
+					       .lane = lane, .state = LANE_RUNNING, .syscall = -1 };
 
 			for (st = LANE_RUNNING; st <= LANE_STOPPED; st++)
 				merged.state = in[st] > in[merged.state] ? st : merged.state;
@@ -280,14 +213,14 @@ static void draw_spans(int lane, double y)
 		}
 		if (!s)
 			break;
-		if (timeline_x(s->end) - timeline_x(s->start) >= 1) {
+		if (span_w(s) >= 1) {
 			draw_span(s, 1, y);
 			continue;
 		}
 		if (!n++)
 			first = s;
-		end = s->end;
-		in[s->state] += s->end - s->start;
+		last = s;
+		in[s->state] += span_w(s);
 	}
 }
 
@@ -352,6 +285,26 @@ static void draw_exit(double x, double y)
 		y - 4, BAR_H + 8);
 }
 
+/* A mark's tooltip: its text and time, and in an instant, where in its
+ * order the mark is (a handler there: from which event to which). */
+static void mark_title(const struct mark *m)
+{
+	const struct instant *in = timeline_instant(m->at);
+	char ms[32];
+
+	timeline_fmt_ms(ms, sizeof(ms), m->ts, 1000);
+	oputs("<title>");
+	otext(m->text);
+	oprintf(" at %s ms", ms);
+	if (in) {
+		oprintf(" (one instant: event %d", timeline_instant_place(in, m->at_seq) + 1);
+		if (m->kind == MK_HANDLER && m->end == m->at && m->end_seq != SEQ_AFTER)
+			oprintf(" to %d", timeline_instant_place(in, m->end_seq) + 1);
+		oprintf(" of %d in trace order)", in->n);
+	}
+	oputs("</title>\n");
+}
+
 /* A mark as a group: class the kind, data-pid the task (a signal's target),
  * a tooltip with its time. */
 static void draw_mark(const struct mark *m)
@@ -362,17 +315,14 @@ static void draw_mark(const struct mark *m)
 	};
 	int r = tl.lrow[m->lane], fr = m->from >= 0 ? tl.lrow[m->from] : -1, d = min(m->depth, 2);
 	double bar = tl.bar_y[r], mid = bar + BAR_H / 2.0, y1;
-	char ms[32];
 
 	oprintf("<g class=\"%s\" data-pid=\"%d\"", kind[m->kind], lane_at(m->lane)->pid);
 	if (m->kind == MK_SIGNAL)
 		oprintf(" data-from=\"%d\"", fr >= 0 ? lane_at(m->from)->pid : -1);
 	if (m->kind == MK_SIGNAL || m->kind == MK_HANDLER)
 		oprintf(" data-sig=\"%s\" data-depth=\"%d\"", signal_name(m->sig) ?: "?", m->depth);
-	fmt_ms(ms, sizeof(ms), m->ts, 1000);
-	oputs("><title>");
-	otext(m->text);
-	oprintf(" at %s ms</title>\n", ms);
+	oputs(">");
+	mark_title(m);
 	switch (m->kind) {
 	case MK_SIGNAL:
 		/* from the kernel: from the axis; to itself: a short arrow */
@@ -380,8 +330,8 @@ static void draw_mark(const struct mark *m)
 		draw_arrow(m->x, y1, fr > r ? bar + BAR_H : bar, m->faint);
 		break;
 	case MK_HANDLER:
-		draw_frame_box(m->x, timeline_x(m->end), bar - 7 + 3 * d, BAR_H + 14 - 6 * d,
-			       m->unfinished);
+		draw_frame_box(m->x, timeline_x(m->end, m->end_seq), bar - 7 + 3 * d,
+			       BAR_H + 14 - 6 * d, m->unfinished);
 		break;
 	case MK_RESTART:
 		draw_diamond(m->x, mid);
@@ -426,7 +376,7 @@ static void draw_label(const struct mark *m)
 }
 
 enum glyph { G_RUNNING, G_RUNNABLE, G_SLEEPING, G_STOPPED, G_SIGNAL, G_IGNORED, G_HANDLER,
-	     G_RESTART, G_FAULT, G_EXIT };
+	     G_RESTART, G_FAULT, G_EXIT, G_INSTANT };
 
 static const char *const legend_text[] = {
 	[G_RUNNING] = "running",
@@ -439,6 +389,7 @@ static const char *const legend_text[] = {
 	[G_RESTART] = "restart decision (below)",
 	[G_FAULT] = "fault",
 	[G_EXIT] = "exit",
+	[G_INSTANT] = "one instant: its events in trace order, no time passing",
 };
 
 static const char *const explain[] = {
@@ -468,11 +419,15 @@ static void draw_glyph(enum glyph g, double x, double y)
 		draw_diamond(x + 12, y - 4);
 	else if (g == G_FAULT)
 		draw_cross(x + 12, y - 4);
-	else
+	else if (g == G_EXIT)
 		draw_exit(x + 12, y - 12);
+	else
+		oprintf("<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"16\" fill=\"%s\" "
+			"stroke=\"%s\"/>\n", x, y - 12, INSTANT_FILL, INSTANT_STROKE);
 }
 
-/* The legend from y: returns the y below it. Draws nothing if !draw. */
+/* The legend from y: returns the y below it. Draws nothing if !draw. An
+ * instant is explained where there is one. */
 static double legend(double y, bool draw)
 {
 	double x = 20, w;
@@ -481,7 +436,7 @@ static double legend(double y, bool draw)
 	if (draw)
 		text_at(20, y, "font-size=\"12.5\" font-weight=\"bold\"", "Legend");
 	y += 22;
-	for (g = 0; g < ARRAY_SIZE(legend_text); g++) {
+	for (g = 0; g < ARRAY_SIZE(legend_text) - !tl.nr_instants; g++) {	/* G_INSTANT last */
 		w = 34 + timeline_text_cols(legend_text[g]) * CHAR_W + 26;
 		if (x + w > WIDTH - 10) {
 			x = 20;
@@ -510,7 +465,7 @@ static void header(double height)
 	oprintf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		"viewBox=\"0 0 %d %.0f\" font-family=\"%s\">\n", WIDTH, height, WIDTH, height, FONT);
-	timeline_fmt_dur(dur, sizeof(dur), tl.end);
+	timeline_fmt_dur(dur, sizeof(dur), tl.ran);
 	snprintf(s, sizeof(s), "umk timeline: %s (pid 1), %d task%s, %s", init ? init->comm : "?",
 		 tl.nr_shown + tl.nr_hidden, tl.nr_shown + tl.nr_hidden == 1 ? "" : "s", dur);
 	oputs("<title>");
@@ -520,10 +475,14 @@ static void header(double height)
 	text_at(20, 44, "font-size=\"11\" fill=\"#333\"",
 		"One lane per task (pid, name); time runs left to right. The colours are what the task "
 		"was doing; arrows are signals.");
-	if (tl.nr_bands)
-		text_at(20, 58, "font-size=\"11\" fill=\"#333\"",
+	if (tl.nr_bands || tl.nr_instants)
+		text_at(20, 58, "font-size=\"11\" fill=\"#333\"", !tl.nr_instants ?
 			"Grey bands are magnified (×N above each) so that events microseconds apart can "
-			"be told apart; outside them one scale holds.");
+			"be told apart; outside them one scale holds." : !tl.nr_bands ?
+			"A blue band holds one instant: events with the same timestamp, spread out in "
+			"trace order. No time passes inside it." :
+			"Grey bands are magnified (×N); blue ones hold one instant, its events spread out "
+			"in trace order: no time passes inside.");
 }
 
 static void notes(double y)
@@ -532,7 +491,7 @@ static void notes(double y)
 	char s[160], ms[32];
 
 	if (tl.truncated) {
-		fmt_ms(ms, sizeof(ms), tl.truncated_at, 1000);
+		timeline_fmt_ms(ms, sizeof(ms), tl.truncated_at, 1000);
 		snprintf(s, sizeof(s), "… truncated at %s ms: more than %d marks or %d spans; "
 			 "the picture stops there", ms, MAX_MARKS, MAX_SPANS);
 		text_at(20, y += 16, a, s);
@@ -557,7 +516,7 @@ void timeline_svg(double bottom)
 	int pass;
 
 	header(y + 16 * (tl.truncated + !!tl.left_out + !!tl.nr_hidden) + 16);
-	draw_axis(bottom);
+	timeline_draw_axis(bottom);
 	for (i = 0; i < tl.nr_lanes; i++) {
 		if (tl.lrow[i] >= 0)
 			draw_lane(i);

@@ -181,3 +181,109 @@ has_re() {
 	# spans narrower than a pixel are merged: the file stays small
 	(( $(stat -c %s "$SVG") < 1000000 )) || fail "the SVG is $(stat -c %s "$SVG") bytes"
 }
+
+# Under --clock=virtual time stands still while tasks run: the demo's events
+# at 100 ms all share one timestamp, and the picture spreads them out in
+# trace order (an instant). geometry: the summary with x positions.
+geometry() {
+	run python3 tests/timeline_check.py --x "$SVG"
+	assert_success
+	summary=$output
+	echo "$summary"
+}
+
+# x LINE-REGEX: the x (or left..right) of the one summary line matching it.
+x() {
+	local lines
+	lines=$(grep -E -- "$1" <<<"$summary")
+	[[ $(wc -l <<<"$lines") -eq 1 && -n $lines ]] || fail "not one line matching '$1'"
+	sed -E 's/.* x=//' <<<"$lines"
+}
+
+# lt A B...: each number is less than the next.
+lt() {
+	awk 'BEGIN { for (i = 1; i < ARGC - 1; i++) if (!(ARGV[i] + 0 < ARGV[i + 1] + 0)) exit 1 }' "$@" \
+		|| fail "not in increasing order: $*"
+}
+
+@test "under --clock=virtual the demo's timeline is valid, has one lane per task and no overlapping labels" {
+	timeline --clock=virtual $H/demo
+	assert_equal "$(grep '^lane ' <<<"$summary" | awk '{print $2}' | tr '\n' ' ')" '1 2 3 '
+	has_re '^lane 3 demo child of 1 states=.*running'
+	has 'handler 3 SIGUSR1 depth=0'
+	has 'label 3 nanosleep ERESTART_RESTARTBLOCK → EINTR (handler)'
+	grep -qF 'A blue band holds one instant' "$SVG" || fail "no word on instants"
+}
+
+@test "under --clock=virtual pid 3's handler box is wide enough to see and lies between its delivery and sigreturn" {
+	timeline --clock=virtual $H/demo
+	geometry
+	local box inst x0 x1 i0 step
+	box=$(x '^handler 3 SIGUSR1') inst=$(x '^instant 100000000 events=14 ')
+	x0=${box%..*} x1=${box#*..} i0=${inst%..*}
+	step=$(bc -l <<<"(${inst#*..} - $i0) / 14")
+	lt 10 "$(bc <<<"$x1 - $x0")"
+	# The title says which of the instant's 14 events are the delivery and
+	# the sigreturn; an event is drawn in the middle of its step.
+	grep -qF 'SIGUSR1 handler, 0 ns (same instant) at 100.000 ms (one instant: event 11 to 12 of 14 in trace order)' \
+		"$SVG" || fail "the handler is not events 11 to 12 of the instant"
+	lt "$(bc -l <<<"$i0 + 10.4 * $step")" "$x0" "$(bc -l <<<"$i0 + 10.6 * $step")"
+	lt "$(bc -l <<<"$i0 + 11.4 * $step")" "$x1" "$(bc -l <<<"$i0 + 11.6 * $step")"
+	# after the EINTR decision, before pid 3's exit, as in the trace
+	lt "$(x '^restart 3')" "$x0" "$x1" "$(x '^exit 3')"
+}
+
+@test "under --clock=virtual the events of one instant are drawn in trace order" {
+	timeline --clock=virtual $H/demo
+	geometry
+	local inst
+	inst=$(x '^instant 100000000 events=')
+	grep -qF 'SIGSTOP at 100.000 ms (one instant: event' "$SVG" || fail "SIGSTOP is not at 100 ms"
+	grep -qF 'SIGUSR1 at 100.000 ms (one instant: event' "$SVG" || fail "SIGUSR1 is not at 100 ms"
+	# the trace's order: kill(2, SIGSTOP), kill(3, SIGUSR1), pid 2 stops (SIGCHLD),
+	# pid 3's EINTR decision, its handler, its exit
+	lt "${inst%..*}" "$(x '^signal 1 2 SIGSTOP')" "$(x '^signal 1 3 SIGUSR1')" \
+		"$(x '^restart 3')" "$(x '^handler 3')" "$(x '^exit 3')" "${inst#*..}"
+}
+
+@test "under --clock=virtual nothing in an instant is given a duration it did not take" {
+	timeline --clock=virtual $H/demo
+	has 'label 3 SIGUSR1 handler, 0 ns (same instant)'
+	grep -qF 'running, at 100.000 ms (0 ns, same instant)' "$SVG" || fail "no span of no time"
+	grep -E '<title>[^<]*100\.000 to 100\.000 ms' "$SVG" && fail "a span from 100 ms to 100 ms"
+	grep -qE '>one instant, 14 events( in order)?<' "$SVG" || fail "the instant is not named"
+	grep -qF '>100.000<' "$SVG" || fail "the instant's time is not on the axis"
+}
+
+@test "the same run under --clock=virtual gives a byte-identical timeline twice" {
+	umk --clock=virtual --timeline "$BATS_TEST_TMPDIR/a.svg" $H/demo
+	umk --clock=virtual --timeline "$BATS_TEST_TMPDIR/b.svg" $H/demo
+	cmp "$BATS_TEST_TMPDIR/a.svg" "$BATS_TEST_TMPDIR/b.svg"
+}
+
+@test "a --clock=virtual run in which no time passes is one instant across the whole plot" {
+	timeline --clock=virtual $H/spawn
+	geometry
+	assert_equal "$(grep -c '^lane ' <<<"$summary")" 9
+	assert_equal "$(grep -c '^instant ' <<<"$summary")" 1
+	has_re '^instant 0 events=[0-9]+ x=190.0..1170.0$'
+	grep -qF 'umk timeline: spawn (pid 1), 9 tasks, 0 ns<' "$SVG" || fail "the run's length is not 0 ns"
+}
+
+@test "a handler left by siglongjmp at time 0 under --clock=virtual ends where the next begins (was: drawn to the run's end)" {
+	timeline --clock=virtual $H/sigfault faults
+	geometry
+	local boxes
+	boxes=$(grep '^handler ' <<<"$summary" | sed -E 's/.* x=//')
+	[[ $(wc -l <<<"$boxes") -ge 2 ]] || fail "fewer than two handlers"
+	# each box ends where the next begins: none runs past the one after it
+	paste <(head -n -1 <<<"$boxes") <(tail -n +2 <<<"$boxes") | tr '\t' ' ' | sed 's/\.\./ /g' |
+		awk '{ if ($2 > $3 + 0.2) exit 1 }' || fail "a box runs over the next: $boxes"
+}
+
+@test "a host-clock run's timeline has no instant: its events all have times of their own" {
+	timeline $H/demo
+	grep -q 'class="instant"' "$SVG" && fail "an instant under the host clock"
+	grep -qF 'blue band' "$SVG" && fail "instants explained where there are none"
+	has_re '^label 3 SIGUSR1 handler, [0-9.]+ (ns|µs)$'
+}

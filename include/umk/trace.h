@@ -131,6 +131,7 @@ struct lane {
 	char comm[16];
 	enum lane_state state;
 	u64 since;		/* ns since boot the state began */
+	u64 since_seq;		/* the event that began it: trace_ring.head then */
 	long syscall;		/* the call it sleeps or stops in, or -1 */
 };
 
