@@ -1,7 +1,8 @@
 # umk: a process-hosted mini kernel for Linux's system-call restart mechanism.
 #
 #   make            build build/umk and the user programs in build/harness/
-#   make run        build, then run the demo under umk with the trace on
+#   make run        build, then run the demo under umk with the trace on,
+#                   drawing its timeline in build/demo.svg
 #   make test       build, then run every Bats test in tests/
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #
@@ -116,7 +117,8 @@ deps:
 	done
 
 run: all
-	$(BUILD)/umk --trace $(BUILD)/harness/demo
+	$(BUILD)/umk --trace --timeline $(BUILD)/demo.svg $(BUILD)/harness/demo
+	@echo "make: the run's timeline is $(BUILD)/demo.svg (open it in a browser)"
 
 test: all
 	bats tests/

@@ -36,3 +36,15 @@ demo: stopper exit 0, handled exit 0'
 		fail "no continuation in: $t"
 	grep -qE '^2 exit restart_syscall = 0$' <<<"$t" || fail "restart_syscall did not return 0: $t"
 }
+
+@test "make run tells the demo's story with its trace and draws its timeline" {
+	rm -f build/demo.svg
+	run --separate-stderr timeout -k 5 120 make -s run
+	assert_success
+	assert_output --partial "$DEMO"
+	assert_output --partial 'make: the run'"'"'s timeline is build/demo.svg'
+	grep -qE ' 2 restart restart_syscall -> hrtimer_nanosleep_restart$' <<<"$stderr" \
+		|| fail "no trace on stderr: $stderr"
+	xmllint --noout build/demo.svg
+	grep -qF 'restart_syscall &#x2192; hrtimer_nanosleep_restart' build/demo.svg
+}
