@@ -186,7 +186,7 @@ static void trace_enter(long nr, const struct syscall_desc *d, const struct pt_r
 	/* Decoding reads user memory and formats: only when the trace is
 	 * being written out. The ring always records the call. */
 	if (!trace_writing()) {
-		trace_syscall(TR_ENTER, nr, 0);
+		trace_syscall(TR_ENTER, nr, 0, a);
 		return;
 	}
 	o = snprintf(line, sizeof(line), "%s(", syscall_name(nr));
@@ -208,7 +208,7 @@ static void trace_exit(long nr, long ret)
 	struct trace_fields f = { .nr = nr, .ret = ret };
 
 	if (!trace_writing()) {
-		trace_syscall(TR_EXIT, nr, ret);
+		trace_syscall(TR_EXIT, nr, ret, NULL);
 		return;
 	}
 	if (err)

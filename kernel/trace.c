@@ -74,13 +74,15 @@ static void trace_emit(const struct trace_entry *e)
 	}
 }
 
-void trace_syscall(enum trace_event ev, long nr, long ret)
+void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args)
 {
 	struct trace_entry *e = trace_next(ev);
 
 	e->f.nr = nr;
 	e->f.ret = ret;
 	e->msg[0] = '\0';
+	if (args)
+		memcpy(e->args, args, sizeof(e->args));
 	trace_emit(e);
 }
 

@@ -82,6 +82,8 @@ struct trace_entry {
 	char msg[TRACE_MSG_LEN];	/* the text form's details; empty for a
 					 * syscall recorded unformatted
 					 * (trace_syscall) */
+	unsigned long args[6];		/* an unformatted enter: the raw
+					 * arguments (gdb's umk-trace) */
 };
 
 struct trace_ring {
@@ -103,8 +105,9 @@ void trace(enum trace_event ev, const char *fmt, ...) __printf(2, 3);
 void trace_with(enum trace_event ev, const struct trace_fields *f, const char *fmt, ...)
 	__printf(3, 4);
 /* A system call's entry or exit, in the ring only: no formatting, for the
- * hot path when nobody reads the trace as it goes. */
-void trace_syscall(enum trace_event ev, long nr, long ret);
+ * hot path when nobody reads the trace as it goes. args: an entry's six
+ * raw arguments (NULL for an exit). */
+void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args);
 /* true when events are written out as they happen (arguments worth
  * decoding). */
 static inline bool trace_writing(void)

@@ -4,9 +4,10 @@ trace_ring.head counts the entries ever written; entry i is at
 e[i % TRACE_RING_SIZE], so the ring holds the last TRACE_RING_SIZE of them.
 Each is printed as --trace writes it: "<sec.usec> <pid> <event> <details>".
 A system call's enter or exit recorded without --trace has no text (the
-ring only keeps nr and ret, see trace_syscall): its details are made here
-as trace_enter and trace_exit in kernel/syscall.c would, except that the
-arguments were not kept: "nanosleep(...)".
+ring keeps nr, ret and an entry's raw arguments, see trace_syscall): its
+details are made here as trace_enter and trace_exit in kernel/syscall.c
+would, except that the arguments are shown raw, in hex, not decoded:
+"nanosleep(0x7ffff31ff480, 0x0)".
 """
 
 import gdb
@@ -18,13 +19,13 @@ from umk.utils import Command, c_string, parse_int, require_process, slong, ulon
 DEFAULT_COUNT = 20
 
 
-def syscall_details(event, nr, ret):
-    """The text trace_enter/trace_exit would have written, without args."""
+def syscall_details(event, nr, ret, args):
+    """The text trace_enter/trace_exit would have written, args raw."""
     name = syscall_name(nr)
     if event == int(gdb.parse_and_eval("TR_ENTER")):
         table = gdb.parse_and_eval("'kernel/syscall.c'::sys_call_table")
-        nargs = len(c_string(table[nr]["args"])) if 0 <= nr <= table.type.range()[1] else 1
-        return "%s(%s)" % (name, "..." if nargs else "")
+        nargs = len(c_string(table[nr]["args"])) if 0 <= nr <= table.type.range()[1] else 6
+        return "%s(%s)" % (name, ", ".join("%#x" % ulong(args[i]) for i in range(nargs)))
     err = errno_name(-ret) if is_err_value(ret) else None
     if err:
         return "%s = -1 %s" % (name, err)
@@ -40,7 +41,7 @@ def entry_line(e, event_names):
     details = c_string(e["msg"])
     if not details and event in (int(gdb.parse_and_eval("TR_ENTER")),
                                  int(gdb.parse_and_eval("TR_EXIT"))):
-        details = syscall_details(event, int(e["f"]["nr"]), slong(int(e["f"]["ret"])))
+        details = syscall_details(event, int(e["f"]["nr"]), slong(int(e["f"]["ret"])), e["args"])
     return "%d.%06d %d %s %s" % (ts // constants.NSEC_PER_SEC,
                                  ts % constants.NSEC_PER_SEC // constants.NSEC_PER_USEC,
                                  int(e["pid"]), name, details)
@@ -55,9 +56,9 @@ first, one per line exactly as umk --trace writes them:
 With PID, the last N events of that pid only (those it recorded: a signal
 is recorded by its sender). The ring records every event whether or not
 --trace is on. Without it, a system call's enter and exit are kept
-unformatted (number and return value only): umk-trace then names the call
-and its value as --trace would ("exit nanosleep = -1 EINTR") but cannot
-show the arguments, which it writes as "nanosleep(...)"."""
+unformatted (number, raw arguments, return value): umk-trace then names
+the call and its value as --trace would ("exit nanosleep = -1 EINTR") and
+shows the arguments raw, in hex: "nanosleep(0x7ffff31ff480, 0x0)"."""
 
     def __init__(self):
         super().__init__("umk-trace")
