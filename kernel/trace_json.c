@@ -66,11 +66,14 @@ static void jstr(struct jbuf *j, const char *s)
 	jraw(j, "\"");
 }
 
-/* ,"key":"value" */
+/* ,"key":"value", or ,"key":null for a NULL value */
 static void jkey_str(struct jbuf *j, const char *key, const char *val)
 {
 	jprintf(j, ",\"%s\":", key);
-	jstr(j, val);
+	if (val)
+		jstr(j, val);
+	else
+		jraw(j, "null");
 }
 
 static void jkey_long(struct jbuf *j, const char *key, long val)
@@ -130,8 +133,8 @@ static void json_fields(struct jbuf *j, const struct trace_entry *e)
 		if (f->sig)
 			jkey_sig(j, f->sig);
 		jkey_str(j, "action", f->what);
-		if (!strcmp(f->what, "stop") || !strcmp(f->what, "continue") ||
-		    !strcmp(f->what, "terminate"))
+		if (f->what && (!strcmp(f->what, "stop") || !strcmp(f->what, "continue") ||
+				!strcmp(f->what, "terminate")))
 			jkey_long(j, "process", f->other);
 		break;
 	case TR_RESTART:
@@ -140,10 +143,7 @@ static void json_fields(struct jbuf *j, const struct trace_entry *e)
 			err = errno_name(-f->ret);
 			jkey_str(j, "code", err ? err : "?");
 			jkey_str(j, "action", f->what);
-			if (f->sig)
-				jkey_str(j, "handler", signal_name(f->sig));
-			else
-				jraw(j, ",\"handler\":null");
+			jkey_str(j, "handler", f->sig ? signal_name(f->sig) : NULL);
 		} else {		/* restart_syscall calling the continuation */
 			jkey_str(j, "continuation", f->what);
 		}
@@ -250,7 +250,7 @@ void trace_chrome_event(const struct trace_entry *e)
 	case TR_DELIVER:
 		cat = "deliver";
 		/* a continue or group kill happens in the sender */
-		if (!strcmp(e->f.what, "continue") || !strcmp(e->f.what, "terminate"))
+		if (e->f.what && (!strcmp(e->f.what, "continue") || !strcmp(e->f.what, "terminate")))
 			track = e->f.other;
 		break;
 	case TR_RESTART:
