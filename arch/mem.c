@@ -4,11 +4,12 @@
  * os_mmap_anon/os_munmap/os_mprotect are what kernel/mm.c builds user
  * regions from: anonymous private host mappings, MAP_NORESERVE so that a
  * large reservation (a PROT_NONE brk area, an 8 MiB stack) costs nothing
- * until touched. kmalloc/kfree are glibc's calloc/free: safe in kernel mode
+ * until touched. kmalloc/kfree/kgrow are glibc's calloc/free/realloc: safe in kernel mode
  * because user programs bring their own libc (HOST-NOTES pitfall 14).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include <umk/arch.h>
@@ -71,4 +72,19 @@ void *kmalloc(size_t size)
 void kfree(const void *p)
 {
 	free((void *)p);
+}
+
+void *kgrow(void *p, size_t n, size_t *cap, size_t size)
+{
+	size_t new_cap;
+
+	if (n < *cap)
+		return p;
+	new_cap = *cap ? 2 * *cap : 64;
+	p = realloc(p, new_cap * size);
+	if (!p)
+		panic("kgrow: out of memory (%zu bytes)", new_cap * size);
+	memset((char *)p + *cap * size, 0, (new_cap - *cap) * size);
+	*cap = new_cap;
+	return p;
 }

@@ -56,16 +56,7 @@ static struct lane *lane_get(pid_t pid)
 
 	if (l && l->state != LANE_DEAD)
 		return l;
-	if (nr_lanes == lanes_cap) {
-		struct lane *bigger;
-
-		lanes_cap = lanes_cap ? 2 * lanes_cap : 64;
-		bigger = kmalloc(lanes_cap * sizeof(*bigger));
-		if (lanes)
-			memcpy(bigger, lanes, nr_lanes * sizeof(*bigger));
-		kfree(lanes);
-		lanes = bigger;
-	}
+	lanes = kgrow(lanes, nr_lanes, &lanes_cap, sizeof(*lanes));
 	l = &lanes[nr_lanes++];
 	t = find_task_by_pid(pid);
 	l->pid = pid;

@@ -266,6 +266,7 @@ static const char *switch_reason(struct task_struct *prev)
 void schedule(void)
 {
 	struct task_struct *prev = current, *next;
+	const char *why;
 	u64 now;
 
 	if (prev->stack->stack_end_magic != STACK_END_MAGIC)
@@ -291,8 +292,9 @@ void schedule(void)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
-	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = switch_reason(prev) },
-		   "%d -> %d (%s)", prev->pid, next->pid, switch_reason(prev));
+	why = switch_reason(prev);
+	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why },
+		   "%d -> %d (%s)", prev->pid, next->pid, why);
 
 	switch_prev = prev;
 	arch_switch_to(prev, next);

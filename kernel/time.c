@@ -195,12 +195,9 @@ void virtual_clock_forward(u64 ns)
 
 bool virtual_clock_advance(void)
 {
-	u64 next = first_expiry(&timer_list_head);
-
 	if (!clock_virtual || list_empty(&timer_list_head))
 		return false;
-	if (next > virtual_now)
-		virtual_now = next;
+	virtual_now = max(virtual_now, first_expiry(&timer_list_head));
 	run_timers();
 	return true;
 }

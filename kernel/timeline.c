@@ -43,20 +43,6 @@ static u64 truncated_seq;	/* the event at tl.truncated_at */
 
 /* ---- recording ---- */
 
-static void *grown(void *a, size_t n, size_t *cap, size_t size)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return a;
-	*cap = *cap ? 2 * *cap : 256;
-	bigger = kmalloc(*cap * size);
-	if (a)
-		memcpy(bigger, a, n * size);
-	kfree(a);
-	return bigger;
-}
-
 static void truncate_at(u64 ts)
 {
 	tl.truncated = true;
@@ -81,7 +67,7 @@ static struct mark *new_mark(enum mark_kind kind, u64 ts, int lane)
 		truncate_at(ts);
 		return NULL;
 	}
-	tl.marks = grown(tl.marks, tl.nr_marks, &marks_cap, sizeof(*tl.marks));
+	tl.marks = kgrow(tl.marks, tl.nr_marks, &marks_cap, sizeof(*tl.marks));
 	m = &tl.marks[tl.nr_marks++];
 	*m = (struct mark){ .ts = ts, .seq = trace_ring.head, .lane = lane, .from = -1,
 			    .next_open = -1, .kind = kind };
@@ -250,7 +236,7 @@ void timeline_span(const struct lane *l, u64 end)
 		truncate_at(end);
 	if (tl.truncated && l->since_seq >= truncated_seq)
 		return;
-	tl.spans = grown(tl.spans, tl.nr_spans, &spans_cap, sizeof(*tl.spans));
+	tl.spans = kgrow(tl.spans, tl.nr_spans, &spans_cap, sizeof(*tl.spans));
 	tl.spans[tl.nr_spans++] = (struct span){
 		.start = l->since, .start_seq = l->since_seq,
 		.end = tl.truncated ? min(end, tl.truncated_at) : end,

@@ -22,7 +22,10 @@
 #include <umk/trace.h>
 #include <umk/unistd.h>
 
-#define JSON_LINE_LEN 1024
+/* Room for the longest event: details of TRACE_MSG_LEN bytes, each escaped
+ * to at most 6 ("\u00e9"), plus every other field (under 512 bytes: names
+ * and numbers). Nothing is ever cut, so every line is well-formed JSON. */
+#define JSON_LINE_LEN (6 * TRACE_MSG_LEN + 512)
 
 struct jbuf {
 	char b[JSON_LINE_LEN];
@@ -178,10 +181,6 @@ void trace_json_line(const struct trace_entry *e)
 		trace_event_name(e->event));
 	jkey_str(&j, "details", e->msg);
 	json_fields(&j, e);
-	/* Truncated (a 200-byte details string escaped to the limit): still
-	 * one well-formed object. */
-	if (j.n > sizeof(j.b) - 3)
-		j.n = sizeof(j.b) - 3;
 	jraw(&j, "}\n");
 	jwrite(&j);
 }
@@ -199,8 +198,6 @@ static void chrome_begin(struct jbuf *j)
 
 static void chrome_end(struct jbuf *j)
 {
-	if (j->n > sizeof(j->b) - 2)
-		j->n = sizeof(j->b) - 2;
 	jraw(j, "}");
 	jwrite(j);
 }

@@ -93,3 +93,18 @@ for e in json.load(open(sys.argv[1])):
 		| grep -qF '"sig":"SIGCONT","signo":18,"action":"continue","process":2}' \
 		|| fail "no typed continue of process 2, sent by pid 1"
 }
+
+@test "a detail of 180 non-ASCII bytes still makes well-formed JSON and Chrome lines" {
+	# Regression: each such byte is escaped to 6 characters, and a line
+	# buffer of 1 KiB cut the exec event mid-object.
+	local prog
+	prog=$BATS_TEST_TMPDIR/$(python3 -c 'import sys; sys.stdout.buffer.write(b"\xe9" * 180)')
+	ln -s "$PWD/$H/hello" "$prog"
+	umk --trace="$BATS_TEST_TMPDIR/t.json" --trace-format=json "$prog"
+	run python3 -m json.tool --json-lines "$BATS_TEST_TMPDIR/t.json"
+	assert_success
+	assert_output --partial '\u00e9\u00e9'
+	umk --trace="$BATS_TEST_TMPDIR/c.json" --trace-format=chrome "$prog"
+	run python3 -m json.tool "$BATS_TEST_TMPDIR/c.json"
+	assert_success
+}

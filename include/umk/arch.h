@@ -115,6 +115,10 @@ int os_mmap_replace(void *addr, size_t len, int prot);
 int os_mprotect(void *addr, size_t len, int prot);
 void *kmalloc(size_t size);	/* zeroed; panics when out of memory */
 void kfree(const void *p);
+/* Room for element n of the growing array p (*cap elements of size bytes,
+ * from kgrow; NULL and 0 at first): when n has reached *cap, the array
+ * moves to one of twice the size, its new elements zeroed. Returns it. */
+void *kgrow(void *p, size_t n, size_t *cap, size_t size);
 
 /* ---- arch/boot.c: the process around the kernel ---- */
 
