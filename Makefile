@@ -4,6 +4,7 @@
 #   make run        build, then run the demo under umk with the trace on,
 #                   drawing its timeline in build/demo.svg
 #   make test       build, then run every Bats test in tests/
+#   make bench      build, then measure trap costs (harness/bench.sh)
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #
 # kernel/ is built against include/ and the compiler's freestanding headers
@@ -20,6 +21,9 @@ COMMON_CFLAGS := -std=gnu11 -Og -g3 -fno-omit-frame-pointer -Wall -Wextra \
 KERNEL_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -nostdinc -isystem $(GCC_INC) \
 	-fno-stack-protector
 ARCH_CFLAGS   := $(COMMON_CFLAGS) -D_GNU_SOURCE -fno-stack-protector
+# Every arch/ function loads the kernel's FS base before its body runs,
+# unless marked __tls_free (arch/fsbase.c, docs/design.md "The FS base").
+ARCH_KCFLAGS  := $(ARCH_CFLAGS) -finstrument-functions
 LDFLAGS       := -g -rdynamic
 LDLIBS        :=
 
@@ -42,16 +46,37 @@ HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS)) \
 	$(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS))
 GDB_CONSTANTS := $(BUILD)/gdb/umk/constants.py
 
-.PHONY: all run test gdb deps clean
+.PHONY: all run test bench gdb deps clean
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
+	$(BUILD)/tests/vsprintf \
 	$(GDB_CONSTANTS)
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)
 
-$(BUILD)/umk: $(OBJS)
+$(BUILD)/umk: $(OBJS) $(BUILD)/wall.ok
 	@echo "  LD      $@"
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+# The wall around kernel/ (docs/design.md "The FS base"): kernel objects may
+# take from outside umk only these C library functions, which touch no
+# thread-local state; everything else comes from kernel/ or arch/. And no
+# object of umk's has a %fs operand: only glibc and user programs use %fs.
+KERNEL_HOST_SYMBOLS := memcmp memcpy memmove memset strcmp strlen strncmp strnlen strrchr
+$(BUILD)/wall.ok: $(OBJS)
+	@echo "  CHECK   the host wall"
+	$(Q)nm --defined-only $(OBJS) | awk 'NF == 3 { print $$3 }' | sort -u > $@.defined
+	$(Q)bad=$$(nm -u $(filter $(BUILD)/kernel/%,$(OBJS)) | awk 'NF == 2 { print $$2 }' | \
+		sort -u | comm -23 - $@.defined | \
+		grep -vxF -e _GLOBAL_OFFSET_TABLE_ $(addprefix -e ,$(KERNEL_HOST_SYMBOLS))); \
+	if [ -n "$$bad" ]; then \
+		echo "make: kernel/ calls the host's $$(echo $$bad): only arch/ may (docs/design.md)" >&2; \
+		exit 1; fi
+	$(Q)bad=$$(objdump -d $(OBJS) | awk '/^[^ ].*:$$/ { f = $$0 } /%fs[:,]/ { print f }' | sort -u); \
+	if [ -n "$$bad" ]; then \
+		echo "make: umk code uses %fs (only glibc and user programs may): $$bad" >&2; \
+		exit 1; fi
+	$(Q)rm -f $@.defined && touch $@
 
 $(BUILD)/kernel/%.o: kernel/%.c $(wildcard include/umk/*.h kernel/*.h) | $(BUILD)/kernel
 	@echo "  CC      $<"
@@ -59,7 +84,7 @@ $(BUILD)/kernel/%.o: kernel/%.c $(wildcard include/umk/*.h kernel/*.h) | $(BUILD
 
 $(BUILD)/arch/%.o: arch/%.c $(wildcard include/umk/*.h arch/*.h) | $(BUILD)/arch
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ARCH_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ARCH_KCFLAGS) -c -o $@ $<
 
 $(BUILD)/arch/%.o: arch/%.S $(wildcard arch/*.h) | $(BUILD)/arch
 	@echo "  AS      $<"
@@ -73,6 +98,13 @@ $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | 
 $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
+
+# The kernel's snprintf against glibc's, under other names in the test.
+$(BUILD)/tests/vsprintf: tests/unit/vsprintf.c kernel/vsprintf.c include/umk/types.h | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KERNEL_CFLAGS) -Dsnprintf=kernel_snprintf -Dvsnprintf=kernel_vsnprintf \
+		-c -o $@-kernel.o kernel/vsprintf.c
+	$(Q)$(CC) $(ARCH_CFLAGS) -Wno-format -o $@ $< $@-kernel.o
 
 # A host without Syscall User Dispatch, faked with seccomp.
 $(BUILD)/tests/nosud: tests/unit/nosud.c | $(BUILD)/tests
@@ -120,8 +152,17 @@ run: all
 	$(BUILD)/umk --trace --timeline $(BUILD)/demo.svg $(BUILD)/harness/demo
 	@echo "make: the run's timeline is $(BUILD)/demo.svg (open it in a browser)"
 
+# The second pass runs the tests of threads, signals, restarts and the trace
+# again on the FS base path of hosts without FSGSBASE (docs/design.md).
+NOFSGSBASE_TESTS := differential restart scenario sched select signals syscalls trace
 test: all
 	bats tests/
+	@echo "# again with umk --nofsgsbase: $(NOFSGSBASE_TESTS)"
+	UMK_OPTS=--nofsgsbase bats $(NOFSGSBASE_TESTS:%=tests/%.bats)
+
+# Trap costs against the SUD floor and the host, pinned to one CPU.
+bench: all
+	harness/bench.sh
 
 # umk runs on its virtual clock under gdb: time stands still while gdb holds
 # it at a breakpoint, so no timer fires behind the debugger's back.

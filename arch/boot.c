@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/personality.h>
 #include <time.h>
 #include <sys/prctl.h>
@@ -25,14 +24,14 @@
 #include <umk/trace.h>
 
 #define UMK_VERSION "0.1.0"
-#define HWCAP2_FSGSBASE (1 << 1)
 
 extern char **environ;
 
 static void usage(FILE *f)
 {
 	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--timeline FILE]\n"
-	      "           [--clock=CLOCK] [--help] [--version] PROGRAM [ARG...]\n"
+	      "           [--clock=CLOCK] [--nofsgsbase] [--help] [--version]\n"
+	      "           PROGRAM [ARG...]\n"
 	      "\n"
 	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
 	      "umk exits with PROGRAM's exit status, or 128+N if a signal N killed it.\n"
@@ -50,12 +49,16 @@ static void usage(FILE *f)
 	      "  --clock=virtual  time stands still while a task can run and jumps\n"
 	      "                 to the next timer when none can: the same run gives\n"
 	      "                 the same trace every time\n"
+	      "  --nofsgsbase   switch the FS base with the host's arch_prctl, as on a\n"
+	      "                 host without FSGSBASE, even where rdfsbase/wrfsbase\n"
+	      "                 work (as Linux's nofsgsbase boot parameter); programs\n"
+	      "                 are then told (AT_HWCAP2) not to use them\n"
 	      "  --help         show this help\n"
 	      "  --version      show the version\n"
 	      "\n"
 	      "umk's own exit statuses: 2 usage error, 125 umk failed (host lacks\n"
-	      "Syscall User Dispatch or FSGSBASE, or a kernel oops), 126 PROGRAM cannot\n"
-	      "be loaded, 127 PROGRAM not found.\n",
+	      "Syscall User Dispatch, or a kernel oops), 126 PROGRAM cannot be loaded,\n"
+	      "127 PROGRAM not found.\n",
 	      f);
 }
 
@@ -67,16 +70,13 @@ static __noreturn void usage_error(const char *fmt, const char *arg)
 	exit(UMK_EXIT_USAGE);
 }
 
-/* SUD needs Linux 5.11; the entry stubs need user-mode rdfsbase/wrfsbase. */
+/* SUD (Linux 5.11) is all umk needs of the host. FSGSBASE only makes the
+ * FS base cheaper to switch (arch/fsbase.c). */
 static void check_host(void)
 {
 	if (prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0)) {
 		fprintf(stderr, "umk: this host lacks Syscall User Dispatch (Linux 5.11 or later "
 				"with CONFIG_GENERIC_ENTRY): %s\n", strerror(errno));
-		exit(UMK_EXIT_FAILURE);
-	}
-	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE)) {
-		fprintf(stderr, "umk: this host does not allow FSGSBASE instructions in user mode\n");
 		exit(UMK_EXIT_FAILURE);
 	}
 }
@@ -153,6 +153,7 @@ static void set_trace_format(const char *fmt)
 int main(int argc, char **argv)
 {
 	static struct boot_args b;
+	bool nofsgsbase = false;
 	int i;
 
 	fixed_addresses(argv);
@@ -174,6 +175,8 @@ int main(int argc, char **argv)
 			trace_fd = open_output(a + 8);
 		} else if (!strcmp(a, "--clock=virtual")) {
 			clock_virtual = true;
+		} else if (!strcmp(a, "--nofsgsbase")) {
+			nofsgsbase = true;
 		} else if (!strcmp(a, "--clock=host")) {
 			clock_virtual = false;
 		} else if (!strncmp(a, "--clock=", 8)) {
@@ -196,7 +199,7 @@ int main(int argc, char **argv)
 	b.argv = argv + i;
 	b.envp = environ;
 
-	__asm__ volatile("rdfsbase %0" : "=r"(kernel_fs_base));
+	fs_base_init(nofsgsbase);
 	trap_init();
 	sud_enable();
 	time_init(clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);

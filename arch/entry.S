@@ -13,16 +13,23 @@
  * clears EFLAGS.AC (a program may set it, and the host keeps it across
  * signal delivery: the kernel would then take alignment faults in glibc; a
  * CPU's syscall entry clears it through the FMASK MSR), saves the
- * interrupted FS base in the frame's trapno slot, loads the kernel's FS base
- * and jumps to its C handler as
+ * interrupted FS base in the frame's trapno slot and jumps to its C handler
+ * as
  *	handler(int sig, siginfo_t *info, ucontext_t *uc, unsigned int oldsel)
  * The jmp keeps the host's alignment (rsp + 8 is 16-byte aligned).
  *
+ * The FS base (arch/fsbase.c, docs/design.md): with FSGSBASE the stub reads
+ * it with rdfsbase and loads the kernel's with wrfsbase. Without, it leaves
+ * the CPU alone and saves cpu_fs_base, which is exactly what the CPU holds;
+ * the kernel's base is loaded later, and only if glibc is about to run.
+ *
  * Exit: the C handler leaves the selector to return with in the frame's cr2
- * slot; __restore_rt reloads the FS base and the selector, then issues
- * rt_sigreturn, which restores every register, the FPU state, the host signal
- * mask and the sigaltstack. gdb recognises a signal trampoline by the name
- * __restore_rt only: keep it.
+ * slot and the FS base to return with in its trapno slot; __restore_rt
+ * loads that FS base (without FSGSBASE only when the CPU holds another), then
+ * the selector, then issues rt_sigreturn, which restores every register, the
+ * FPU state, the host signal mask and the sigaltstack. No C code runs after
+ * the user's FS base is loaded. gdb recognises a signal trampoline by the
+ * name __restore_rt only: keep it.
  */
 
 #define UC_MCONTEXT	40			/* offsetof(ucontext_t, uc_mcontext) */
@@ -30,6 +37,8 @@
 #define UC_CR2		(UC_MCONTEXT + 22 * 8)	/* gregs[REG_CR2]: selector */
 #define SUD_ALLOW	0
 #define NR_rt_sigreturn	15
+#define NR_arch_prctl	158
+#define ARCH_SET_FS	0x1002
 #define X86_EFLAGS_AC	0x40000
 
 	.section .text.kentry, "ax", @progbits
@@ -45,10 +54,15 @@ kentry_start:
 	pushfq
 	andl	$~X86_EFLAGS_AC, (%rsp)
 	popfq
+	cmpb	$0, have_fsgsbase(%rip)
+	je	1f
 	rdfsbase %rax
 	movq	%rax, UC_TRAPNO(%rdx)
 	movq	kernel_fs_base(%rip), %rax
 	wrfsbase %rax
+	jmp	\handler
+1:	movq	cpu_fs_base(%rip), %rax
+	movq	%rax, UC_TRAPNO(%rdx)
 	jmp	\handler
 	.size \name, . - \name
 .endm
@@ -75,9 +89,20 @@ arch_enter_user:
 	.globl __restore_rt
 	.type __restore_rt, @function
 __restore_rt:
-	movq	UC_TRAPNO(%rsp), %rax
-	wrfsbase %rax
-	movzbl	UC_CR2(%rsp), %eax
+	movq	UC_TRAPNO(%rsp), %rsi
+	cmpb	$0, have_fsgsbase(%rip)
+	je	1f
+	wrfsbase %rsi
+	jmp	2f
+1:	cmpq	cpu_fs_base(%rip), %rsi
+	je	2f
+	movl	$ARCH_SET_FS, %edi
+	movl	$NR_arch_prctl, %eax
+	syscall				/* allowed: we are in .text.kentry */
+	testq	%rax, %rax
+	jnz	2f			/* refused: the CPU still holds cpu_fs_base */
+	movq	%rsi, cpu_fs_base(%rip)
+2:	movzbl	UC_CR2(%rsp), %eax
 	movb	%al, sud_selector(%rip)
 	movl	$NR_rt_sigreturn, %eax
 	syscall

@@ -4,6 +4,7 @@
 #define ARCH_HOST_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <ucontext.h>
 
@@ -25,9 +26,33 @@
 #define UC_SIGCONTEXT_SS 0x2
 #define UC_STRICT_RESTORE_SS 0x4
 
+/* Marks a function of arch/ that runs with whatever FS base is loaded,
+ * the user's included: it gets no -finstrument-functions hook (fsbase.c),
+ * so it must touch no thread-local state and call no glibc function that
+ * does. Keep such functions few and small. */
+#define __tls_free __attribute__((no_instrument_function))
+
+/* A host system call that touches no thread-local state (no errno): returns
+ * the kernel's value, -errno on failure. */
+static inline __tls_free long host_syscall2(long nr, unsigned long a1, unsigned long a2)
+{
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* fsbase.c: whose FS base the CPU holds */
+extern bool have_fsgsbase;		/* the stubs use rdfsbase/wrfsbase */
+extern unsigned long kernel_fs_base;	/* glibc's TLS, for kernel mode */
+extern unsigned long cpu_fs_base;	/* without FSGSBASE: what the CPU holds */
+void fs_base_init(bool force_legacy);
+
 /* entry.S */
 extern volatile uint8_t sud_selector;	/* the privilege level */
-extern unsigned long kernel_fs_base;	/* glibc's TLS, for kernel mode */
 extern char kentry_start[], kentry_end[];
 void entry_SIGSYS(int, siginfo_t *, void *);
 void entry_SIGALRM(int, siginfo_t *, void *);
@@ -39,7 +64,7 @@ void __restore_rt(void);
 /* A trap came from user mode iff the selector was BLOCK and the
  * interrupted instruction is outside the entry code: the host may deliver
  * an interrupt on the first instruction of a stub, before it sets ALLOW. */
-static inline int trap_from_user(const ucontext_t *uc, unsigned int oldsel)
+static inline __tls_free int trap_from_user(const ucontext_t *uc, unsigned int oldsel)
 {
 	uintptr_t ip = uc->uc_mcontext.gregs[REG_RIP];
 

@@ -21,23 +21,23 @@ static volatile unsigned long irq_pending;
 static volatile unsigned long host_signals_pending;	/* bit sig - 1 */
 static int console_saved_flags = -1;	/* fd 0's flags before irq_init */
 
-void irq_record(int irq)
+void __tls_free irq_record(int irq)
 {
 	__atomic_or_fetch(&irq_pending, 1UL << irq, __ATOMIC_SEQ_CST);
 }
 
-void irq_record_host_signal(int sig)
+void __tls_free irq_record_host_signal(int sig)
 {
 	__atomic_or_fetch(&host_signals_pending, 1UL << (sig - 1), __ATOMIC_SEQ_CST);
 	irq_record(IRQ_HOSTSIG);
 }
 
-unsigned long arch_take_host_signals(void)
+unsigned long __tls_free arch_take_host_signals(void)
 {
 	return __atomic_exchange_n(&host_signals_pending, 0, __ATOMIC_SEQ_CST);
 }
 
-unsigned long arch_take_pending_irqs(void)
+unsigned long __tls_free arch_take_pending_irqs(void)
 {
 	return __atomic_exchange_n(&irq_pending, 0, __ATOMIC_SEQ_CST);
 }

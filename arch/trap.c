@@ -15,6 +15,11 @@
  *    the exception table resumes at its fixup; any other is an oops.
  * Each handler leaves in the frame's cr2 slot the selector that __restore_rt
  * must set: BLOCK when going back to user mode, the old one otherwise.
+ *
+ * The handlers are __tls_free (host.h): they start with whatever FS base
+ * the trap found, which may be the user's (arch/fsbase.c). What they call
+ * in kernel/ touches no thread-local state; what they call in arch/ loads
+ * the kernel's FS base first, oops() included.
  */
 #include "host.h"
 
@@ -40,19 +45,18 @@ _Static_assert(offsetof(mcontext_t, gregs[REG_CSGSFS]) == offsetof(struct pt_reg
 _Static_assert(offsetof(mcontext_t, fpregs) == offsetof(struct pt_regs, fpstate), "pt_regs.fpstate");
 
 volatile uint8_t sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
-unsigned long kernel_fs_base;
 
-static inline struct pt_regs *uc_regs(ucontext_t *uc)
+static inline __tls_free struct pt_regs *uc_regs(ucontext_t *uc)
 {
 	return (struct pt_regs *)&uc->uc_mcontext;
 }
 
-static inline void set_return_selector(ucontext_t *uc, unsigned int sel)
+static inline void __tls_free set_return_selector(ucontext_t *uc, unsigned int sel)
 {
 	uc->uc_mcontext.gregs[REG_CR2] = sel;
 }
 
-void handle_sigsys(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+void __tls_free handle_sigsys(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
 	struct pt_regs *regs = uc_regs(uc);
 
@@ -63,7 +67,7 @@ void handle_sigsys(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 	set_return_selector(uc, SYSCALL_DISPATCH_FILTER_BLOCK);
 }
 
-static void interrupt(int irq, ucontext_t *uc, unsigned int oldsel)
+static void __tls_free interrupt(int irq, ucontext_t *uc, unsigned int oldsel)
 {
 	irq_record(irq);
 	if (!trap_from_user(uc, oldsel)) {
@@ -74,12 +78,12 @@ static void interrupt(int irq, ucontext_t *uc, unsigned int oldsel)
 	set_return_selector(uc, SYSCALL_DISPATCH_FILTER_BLOCK);
 }
 
-void handle_sigalrm(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+void __tls_free handle_sigalrm(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
 	interrupt(IRQ_TIMER, uc, oldsel);
 }
 
-void handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+void __tls_free handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
 	interrupt(IRQ_CONSOLE, uc, oldsel);
 }
@@ -87,7 +91,7 @@ void handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 /* A signal sent to umk itself (^C on its terminal, a kill from the host)
  * is an interrupt too: the kernel passes it on to its processes, as a tty
  * does to its foreground process group. Linux's numbers are the host's. */
-void handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+void __tls_free handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
 	irq_record_host_signal(sig);
 	interrupt(IRQ_HOSTSIG, uc, oldsel);
@@ -99,7 +103,7 @@ struct exception_table_entry {
 };
 extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];
 
-static bool fixup_exception(ucontext_t *uc)
+static bool __tls_free fixup_exception(ucontext_t *uc)
 {
 	unsigned long ip = uc->uc_mcontext.gregs[REG_RIP];
 	const struct exception_table_entry *e;
@@ -113,7 +117,7 @@ static bool fixup_exception(ucontext_t *uc)
 	return false;
 }
 
-void handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+void __tls_free handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
 	if (!trap_from_user(uc, oldsel)) {
 		if ((sig == SIGSEGV || sig == SIGBUS) && fixup_exception(uc)) {

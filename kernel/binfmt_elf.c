@@ -293,7 +293,7 @@ void create_elf_tables(struct linux_binprm *bprm)
 	NEW_AUX_ENT(AT_EGID, (unsigned long)sys_getegid());
 	NEW_AUX_ENT(AT_SECURE, 0);
 	NEW_AUX_ENT(AT_RANDOM, u_rand_bytes);
-	NEW_AUX_ENT(AT_HWCAP2, HWCAP2_FSGSBASE);
+	NEW_AUX_ENT(AT_HWCAP2, arch_user_hwcap2());
 	NEW_AUX_ENT(AT_EXECFN, bprm->exec);
 	NEW_AUX_ENT(AT_PLATFORM, u_platform);
 	NEW_AUX_ENT(AT_NULL, 0);

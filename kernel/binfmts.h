@@ -9,7 +9,6 @@
 #include <umk/ptrace.h>
 
 #define PATH_MAX 4096
-#define TASK_SIZE ((1UL << 47) - PAGE_SIZE)
 
 #define STACK_SIZE (8UL << 20)		/* the user stack, like RLIMIT_STACK */
 /* Linux's bprm_stack_limits with an 8 MiB stack rlimit: argument and

@@ -127,6 +127,11 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 {
 	struct task_struct *parent = current, *p;
 
+	/* As Linux's copy_thread: a TLS that ARCH_SET_FS would refuse. */
+	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX) {
+		*err = -EPERM;
+		return NULL;
+	}
 	if (nr_threads >= MAX_THREADS) {
 		*err = -EAGAIN;
 		return NULL;

@@ -28,8 +28,6 @@ _Static_assert(PROT_READ == OS_PROT_READ && PROT_WRITE == OS_PROT_WRITE &&
 		       PROT_EXEC == OS_PROT_EXEC,
 	       "PROT_* and OS_PROT_* must agree");
 
-/* The x86-64 user address space with 4-level paging (TASK_SIZE_MAX). */
-#define TASK_SIZE ((1UL << 47) - PAGE_SIZE)
 #define PAGE_MASK (~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(x) ALIGN((unsigned long)(x), PAGE_SIZE)
 #define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)

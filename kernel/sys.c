@@ -6,6 +6,7 @@
  */
 #include <umk/errno.h>
 #include <umk/sched.h>
+#include <umk/mm.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 
@@ -75,14 +76,18 @@ long sys_uname(struct new_utsname __user *name)
 	return copy_to_user(name, &uts, sizeof(uts)) ? -EFAULT : 0;
 }
 
-/* The FS base lives in the trap frame (arch/: restored on the way out). GS is
- * not switched by umk's entry code, and nothing in umk uses it. */
+/* The FS base lives in the trap frame (arch/: loaded on the way out). GS is
+ * not switched by umk's entry code, and nothing in umk uses it. As Linux, a
+ * base outside the user address space is refused: the CPU would fault on
+ * loading a non-canonical one. */
 long sys_arch_prctl(int option, unsigned long arg2)
 {
 	struct pt_regs *regs = current->regs;
 
 	switch (option) {
 	case ARCH_SET_FS:
+		if (arg2 >= TASK_SIZE_MAX)
+			return -EPERM;
 		set_user_fs_base(regs, arg2);
 		return 0;
 	case ARCH_GET_FS:

@@ -4,8 +4,12 @@
 #                              STATUS (default 0; '*' accepts any status)
 #   native [-s STATUS] PROG ARG...   the same, running PROG on the host
 #   run_umk ARG...             run build/umk ARG..., checking only for a hang
-#   same_as_native PROG ARG... run PROG natively and under umk: stdout and
-#                              exit status must be identical
+#   same_as_native [--OPTION...] PROG ARG...   run PROG natively and under
+#                              umk (with umk's --OPTIONs): stdout and exit
+#                              status must be identical
+#
+# UMK_OPTS, when set, holds options given to umk before every command line
+# run_umk runs (make test's second pass uses it for --nofsgsbase).
 #
 # Each echoes the command it runs (shown when a test fails), runs it under
 # `timeout` so a hang fails the test instead of stalling CI, and uses
@@ -46,8 +50,9 @@ run_umk() {
 	local flags=(--separate-stderr)
 	if [[ $1 == -127 ]]; then flags=(-127 --separate-stderr); shift; fi
 	[[ -x $UMK ]] || fail "$UMK is missing: run make"
-	echo "\$ $UMK $*"
-	_timed "${flags[@]}" timeout -k 5 "$UMK_TIMEOUT" "$UMK" "$@"
+	echo "\$ $UMK ${UMK_OPTS:+$UMK_OPTS }$*"
+	# shellcheck disable=SC2086 # UMK_OPTS is a list of options
+	_timed "${flags[@]}" timeout -k 5 "$UMK_TIMEOUT" "$UMK" ${UMK_OPTS:-} "$@"
 }
 
 umk() {
@@ -66,9 +71,11 @@ native() {
 }
 
 same_as_native() {
+	local opts=()
+	while [[ $1 == --?* ]]; do opts+=("$1"); shift; done
 	native -s '*' "$@"
 	local n_out=$output n_status=$status
-	umk -s '*' "$@"
+	umk -s '*' "${opts[@]}" "$@"
 	assert_equal "$output" "$n_out"
 	assert_equal "$status" "$n_status"
 }

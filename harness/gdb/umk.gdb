@@ -37,6 +37,12 @@ handle SIGPIPE nostop noprint pass
 #  - SIGTRAP: gdb's own breakpoints.
 set pagination off
 #
+# arch/ is built with -finstrument-functions: each arch/ function first calls
+# the hook that loads glibc's FS base (docs/design.md, "The FS base").
+# `step` goes through it silently.
+python gdb.execute("skip function __cyg_profile_func_enter", to_string=True)
+python gdb.execute("skip function __cyg_profile_func_exit", to_string=True)
+#
 # The Python helpers (harness/gdb/umk/): umk-ps, umk-task, umk-bt,
 # umk-trace, $umk_current(), $umk_task(PID). `help user-defined` lists them.
 source harness/gdb/umk-gdb.py

@@ -120,6 +120,12 @@ void kfree(const void *p);
  * moves to one of twice the size, its new elements zeroed. Returns it. */
 void *kgrow(void *p, size_t n, size_t *cap, size_t size);
 
+/* ---- arch/fsbase.c: the user's FS base ---- */
+
+/* AT_HWCAP2 for programs: HWCAP2_FSGSBASE only when they may change their
+ * FS base with wrfsbase, that is when umk reads it back at every entry. */
+unsigned long arch_user_hwcap2(void);
+
 /* ---- arch/boot.c: the process around the kernel ---- */
 
 void os_exit(int status) __noreturn;

@@ -11,6 +11,11 @@
 #include <umk/list.h>
 #include <umk/types.h>
 
+/* The x86-64 user address space with 4-level paging
+ * (arch/x86/include/asm/page_64_types.h). */
+#define TASK_SIZE_MAX ((1UL << 47) - PAGE_SIZE)
+#define TASK_SIZE TASK_SIZE_MAX
+
 #define PROT_NONE 0x0
 #define PROT_READ 0x1
 #define PROT_WRITE 0x2

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# The FS base (docs/design.md, "The FS base"): umk runs with or without
+# FSGSBASE, --nofsgsbase forces the arch_prctl path, the kernel never touches
+# a program's TLS on either path, and a system call that needs no host
+# facility costs no host call but the trap and its rt_sigreturn.
+
+load helper
+
+# Both paths on every host: the default (FSGSBASE where the host has it)
+# and the fallback.
+PATHS=("" --nofsgsbase)
+
+@test "--help documents --nofsgsbase" {
+	umk --help
+	assert_output --partial "--nofsgsbase"
+	run grep -c -- --nofsgsbase README.md
+	assert [ "$output" -ge 1 ]
+}
+
+@test "the kernel leaves a program's TLS area untouched on both paths, traced or not" {
+	native $H/fsbase guard
+	assert_output --partial "words of the TLS area changed: 0"
+	local n_out=$output
+	for p in "${PATHS[@]}"; do
+		for t in "" --trace=/dev/null --trace-format=json; do
+			umk $p $t $H/fsbase guard
+			assert_equal "$output" "$n_out"
+		done
+	done
+	umk --nofsgsbase --clock=virtual --timeline "$BATS_TEST_TMPDIR/t.svg" $H/fsbase guard
+	assert_equal "$output" "$n_out"
+}
+
+@test "threads keep their own __thread data and errno through preemption, handlers, sleeps and yields, on both paths" {
+	native $H/tlsthreads 8 40
+	assert_output "8 threads x 40 rounds: 0 mismatches
+every handler ran on a worker, in its own TLS: yes"
+	local n_out=$output
+	for p in "${PATHS[@]}"; do
+		umk $p $H/tlsthreads 8 40
+		assert_equal "$output" "$n_out"
+		umk $p --clock=virtual $H/tlsthreads 8 40
+		assert_equal "$output" "$n_out"
+	done
+}
+
+@test "AT_HWCAP2 offers FSGSBASE only on the path that reads a program's wrfsbase back" {
+	umk --nofsgsbase $H/fsbase hwcap
+	assert_output "AT_HWCAP2 has FSGSBASE: no"
+	native $H/fsbase hwcap
+	local n_out=$output
+	umk $H/fsbase hwcap
+	# The default path is the host's: where the host offers FSGSBASE, so
+	# does umk, and a base set with wrfsbase survives traps.
+	assert_equal "$output" "$n_out"
+	if [[ $n_out == *yes* ]]; then
+		assert_line "a base set with wrfsbase survives traps: yes"
+	fi
+}
+
+@test "an FS base outside the user address space is EPERM for arch_prctl and clone, as on Linux" {
+	for p in "${PATHS[@]}"; do
+		same_as_native $p $H/fsbase eperm
+	done
+	assert_line "arch_prctl(ARCH_SET_FS, 1 << 47) = -1 EPERM"
+	assert_line "clone(CLONE_VM|CLONE_SETTLS|SIGCHLD, tls 1 << 47) = -1 EPERM"
+}
+
+# host_calls FILE: the host system calls in an strace -c summary, less
+# rt_sigreturn (one per trap, the floor).
+host_calls() {
+	awk '$1 ~ /^[0-9.]+$/ && $NF != "total" && $NF != "rt_sigreturn" { n += $4 }
+		END { print n + 0 }' "$1"
+}
+
+@test "a getpid costs no host call but the trap and its rt_sigreturn, on both paths" {
+	for p in "${PATHS[@]}"; do
+		for n in 1000 5000; do
+			echo "\$ strace -f -c $UMK $p $H/bench getpid $n"
+			run timeout 60 strace -f -c -o "$BATS_TEST_TMPDIR/$n" $UMK $p $H/bench getpid $n
+			assert_success
+			cat "$BATS_TEST_TMPDIR/$n"
+		done
+		local few many
+		few=$(host_calls "$BATS_TEST_TMPDIR/1000")
+		many=$(host_calls "$BATS_TEST_TMPDIR/5000")
+		echo "path '${p:-default}': $few host calls for 1000 getpids, $many for 5000"
+		# 4000 more getpids, no more host calls (a timer tick may add a few).
+		assert [ $((many - few)) -lt 20 ]
+		run grep -w rt_sigreturn "$BATS_TEST_TMPDIR/5000"
+		assert [ "$(awk '{ print $4 }' <<<"$output")" -ge 5000 ]
+	done
+}
+
+@test "under --nofsgsbase, switching between two threads loads each FS base once per switch" {
+	run timeout 60 strace -f -c -o "$BATS_TEST_TMPDIR/y" $UMK --nofsgsbase $H/bench yield 2000
+	assert_success
+	cat "$BATS_TEST_TMPDIR/y"
+	run awk '$NF == "arch_prctl" { print $4 }' "$BATS_TEST_TMPDIR/y"
+	# 4000 switches: the kernel's base to run swapcontext, the next
+	# thread's on the way out. Not per trap: 4000 traps alone would not.
+	assert [ "$output" -ge 4000 ]
+	assert [ "$output" -le 9000 ]
+}
