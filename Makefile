@@ -48,7 +48,7 @@ GDB_CONSTANTS := $(BUILD)/gdb/umk/constants.py
 
 .PHONY: all run test bench gdb deps clean
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
-	$(BUILD)/tests/vsprintf \
+	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
 	$(GDB_CONSTANTS)
 
 # V=1 shows the commands.
@@ -105,6 +105,11 @@ $(BUILD)/tests/vsprintf: tests/unit/vsprintf.c kernel/vsprintf.c include/umk/typ
 	$(Q)$(CC) $(KERNEL_CFLAGS) -Dsnprintf=kernel_snprintf -Dvsnprintf=kernel_vsnprintf \
 		-c -o $@-kernel.o kernel/vsprintf.c
 	$(Q)$(CC) $(ARCH_CFLAGS) -Wno-format -o $@ $< $@-kernel.o
+
+# A host without FSGSBASE, faked by hiding it from getauxval.
+$(BUILD)/tests/hidefsgsbase.so: tests/unit/hidefsgsbase.c | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -shared -fPIC -o $@ $<
 
 # A host without Syscall User Dispatch, faked with seccomp.
 $(BUILD)/tests/nosud: tests/unit/nosud.c | $(BUILD)/tests

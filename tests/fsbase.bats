@@ -58,6 +58,18 @@ every handler ran on a worker, in its own TLS: yes"
 	fi
 }
 
+@test "on a host that hides FSGSBASE umk takes the arch_prctl path by itself" {
+	export LD_PRELOAD=$ROOT/build/tests/hidefsgsbase.so
+	umk $H/fsbase hwcap
+	assert_output "AT_HWCAP2 has FSGSBASE: no"
+	umk $H/fsbase guard
+	assert_output --partial "words of the TLS area changed: 0"
+	umk $H/tlsthreads 4 20
+	assert_line "4 threads x 20 rounds: 0 mismatches"
+	# And it says nothing about it: FSGSBASE is no requirement.
+	assert_equal "$stderr" ""
+}
+
 @test "an FS base outside the user address space is EPERM for arch_prctl and clone, as on Linux" {
 	for p in "${PATHS[@]}"; do
 		same_as_native $p $H/fsbase eperm
