@@ -17,7 +17,8 @@ BUILD   := build
 GCC_INC := $(shell $(CC) -print-file-name=include)
 
 COMMON_CFLAGS := -std=gnu11 -Og -g3 -fno-omit-frame-pointer -Wall -Wextra \
-	-Wno-unused-parameter -Werror=implicit-function-declaration -Iinclude
+	-Wno-unused-parameter -Werror=implicit-function-declaration \
+	-Werror=missing-prototypes -Iinclude
 KERNEL_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -nostdinc -isystem $(GCC_INC) \
 	-fno-stack-protector
 ARCH_CFLAGS   := $(COMMON_CFLAGS) -D_GNU_SOURCE -fno-stack-protector

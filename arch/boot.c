@@ -93,8 +93,6 @@ static void boot_kernel(void *arg)
 	start_kernel(b->argv, b->envp);
 }
 
-extern struct task_struct *idle_task;
-struct task_struct *idle_task_init(void *stack);
 
 /* --clock=virtual promises the same trace run after run, and the trace
  * shows addresses (a handler's, a frame's): run umk again with the host's

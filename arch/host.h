@@ -72,7 +72,12 @@ static inline __tls_free int trap_from_user(const ucontext_t *uc, unsigned int o
 	       !(ip >= (uintptr_t)kentry_start && ip < (uintptr_t)kentry_end);
 }
 
-/* trap.c */
+/* trap.c: the C halves of the entry stubs */
+void handle_sigsys(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
+void handle_sigalrm(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
+void handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
+void handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
+void handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
 void trap_init(void);
 void sud_enable(void);
 void oops(const char *what, int sig, const siginfo_t *si, const ucontext_t *uc);

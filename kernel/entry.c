@@ -12,15 +12,12 @@
 #include <umk/entry.h>
 #include <umk/fs.h>
 #include <umk/sched.h>
+#include <umk/syscalls.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
 
-/* kernel/syscall.c */
-long invoke_syscall(struct pt_regs *regs, long nr);
-/* kernel/signal.c */
-void arch_do_signal_or_restart(struct pt_regs *regs);
-void force_sig_fault(int sig, int code, unsigned long addr);
-void host_signals_interrupt(unsigned long sigs);
+#include "signal.h"
+
 
 /* Interrupts recorded while the kernel ran (or that brought us in). */
 void irq_replay(void)

@@ -24,6 +24,7 @@
 #include <umk/arch.h>
 #include <umk/elf.h>
 #include <umk/errno.h>
+#include <umk/fs.h>
 #include <umk/mm.h>
 #include <umk/ptrace.h>
 #include <umk/sched.h>
@@ -33,6 +34,32 @@
 
 #include "binfmts.h"
 
+
+/* Past the point of no return, once current->mm is the new program's:
+ * handlers live in the old program's memory, so caught ones go back to
+ * SIG_DFL (a table shared with other threads is copied first, as Linux's
+ * unshare_sighand), the altstack is gone, and close-on-exec fds close (a
+ * table shared under CLONE_FILES is copied first, unshare_files). */
+void setup_new_exec(void)
+{
+	struct task_struct *tsk = current;
+
+	if (tsk->sighand->count > 1) {
+		tsk->sighand->count--;
+		tsk->sighand = copy_sighand(tsk->sighand);
+	}
+	flush_signal_handlers(tsk);
+	tsk->sas_ss_sp = 0;
+	tsk->sas_ss_size = 0;
+	tsk->sas_ss_flags = SS_DISABLE;
+	if (tsk->files->count > 1) {
+		struct files_struct *old = tsk->files;
+
+		tsk->files = dup_fd(old);
+		put_files_struct(old);
+	}
+	do_close_on_exec(tsk->files);
+}
 
 /* The reason for the last failure. One CPU and no sleeping inside
  * do_execve: it stays valid until the next exec. */

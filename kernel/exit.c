@@ -21,6 +21,8 @@
 #include <umk/trace.h>
 #include <umk/uaccess.h>
 
+#include "signal.h"
+
 #define WNOHANG 0x00000001
 #define WUNTRACED 0x00000002
 #define WSTOPPED WUNTRACED
@@ -35,9 +37,16 @@
 #define P_PID 1
 #define P_PGID 2
 
-void exit_mm(struct task_struct *tsk);
-bool do_notify_parent(struct task_struct *tsk, int sig);
-void flush_sigqueue(struct sigpending *p);
+/* The task gives up its memory: a vfork parent and pthread_join's futex
+ * learn of it first (exit_mm_release). */
+static void exit_mm(struct task_struct *tsk)
+{
+	exit_mm_release(tsk, tsk->mm);
+	if (tsk->mm) {
+		mmput(tsk->mm);
+		tsk->mm = NULL;
+	}
+}
 
 /* Free what is left of a task nobody will wait for any more. */
 void release_task(struct task_struct *p)

@@ -67,7 +67,7 @@ static pid_t alloc_pid(void)
 	return 0;
 }
 
-static struct sighand_struct *copy_sighand(struct sighand_struct *old)
+struct sighand_struct *copy_sighand(struct sighand_struct *old)
 {
 	struct sighand_struct *sh = kmalloc(sizeof(*sh));
 
@@ -289,38 +289,9 @@ void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm)
 	mm_release(tsk);
 }
 
-void exit_mm(struct task_struct *tsk)
+void exit_mm_release(struct task_struct *tsk, struct mm_struct *mm)
 {
 	mm_release(tsk);
-	if (tsk->mm) {
-		mmput(tsk->mm);
-		tsk->mm = NULL;
-	}
-}
-
-void flush_signal_handlers(struct task_struct *t);
-
-void setup_new_exec(void)
-{
-	struct task_struct *tsk = current;
-
-	/* Handlers live in the old program's memory: reset them. A table
-	 * shared with other threads is copied first (unshare_sighand). */
-	if (tsk->sighand->count > 1) {
-		tsk->sighand->count--;
-		tsk->sighand = copy_sighand(tsk->sighand);
-	}
-	flush_signal_handlers(tsk);
-	tsk->sas_ss_sp = 0;
-	tsk->sas_ss_size = 0;
-	tsk->sas_ss_flags = SS_DISABLE;
-	if (tsk->files->count > 1) {
-		struct files_struct *old = tsk->files;
-
-		tsk->files = dup_fd(old);
-		put_files_struct(old);
-	}
-	do_close_on_exec(tsk->files);
 }
 
 /* pid 1: created by the idle task at boot, with the console as fds 0-2. */

@@ -15,8 +15,6 @@
 #include <umk/timer.h>
 #include <umk/trace.h>
 
-struct task_struct *create_init_task(void (*fn)(void *), void *arg);
-
 static char **init_argv, **init_envp;
 
 static void kernel_init(void *unused)

@@ -171,7 +171,7 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return sig_handler_ignored(sig_action(t, sig)->handler, sig);
 }
 
-void do_notify_parent_cldstop(struct task_struct *tsk, int why);
+static void do_notify_parent_cldstop(struct task_struct *tsk, int why);
 
 /* Job control at generation time. Returns false if sig is to be dropped. */
 static bool prepare_signal(int sig, struct task_struct *p)
@@ -416,7 +416,7 @@ bool do_notify_parent(struct task_struct *tsk, int sig)
 	return autoreap;
 }
 
-void do_notify_parent_cldstop(struct task_struct *tsk, int why)
+static void do_notify_parent_cldstop(struct task_struct *tsk, int why)
 {
 	struct task_struct *parent = tsk->group_leader->real_parent;
 	struct k_sigaction *ka;

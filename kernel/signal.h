@@ -23,6 +23,8 @@ static inline bool valid_signal(unsigned long sig)
 
 /* signal.c */
 bool sig_handler_ignored(void __user *handler, int sig);
+void flush_sigqueue(struct sigpending *p);
+bool do_notify_parent(struct task_struct *tsk, int sig);
 void flush_sigqueue_mask(unsigned long mask, struct sigpending *p);
 int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool group);
 void fill_kill_info(kernel_siginfo_t *info, int sig, int code);
@@ -35,5 +37,9 @@ void signal_wake_up(struct task_struct *t, bool fatal);
 
 /* signal_deliver.c */
 void set_current_blocked(sigset_t *newset);
+void arch_do_signal_or_restart(struct pt_regs *regs);
+
+/* signal_calls.c */
+void host_signals_interrupt(unsigned long sigs);
 
 #endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # The wall between kernel/ and the host (docs/design.md, "The FS base"):
 # kernel/ takes nothing from the C library but TLS-free string functions,
-# no object of umk's uses %fs, and the kernel's own snprintf prints what
-# glibc's would.
+# no object of umk's uses %fs, every function shared between files is
+# declared in a header (-Werror=missing-prototypes), and the kernel's own
+# snprintf prints what glibc's would.
 
 load helper
 
@@ -25,6 +26,7 @@ copy_tree() {
 	copy_tree
 	cat >"$TREE/kernel/wall_test.c" <<-'EOF'
 		int getpid(void);
+		int wall_test(void);
 		int wall_test(void) { return getpid(); }
 	EOF
 	run --separate-stderr make -C "$TREE" build/umk
@@ -32,9 +34,23 @@ copy_tree() {
 	assert [ -n "$(grep -F "kernel/ calls the host's getpid: only arch/ may" <<<"$stderr")" ]
 }
 
+@test "make refuses a kernel/ or arch/ function with no prototype in a header" {
+	copy_tree
+	for dir in kernel arch; do
+		cat >"$TREE/$dir/wall_test.c" <<-'EOF'
+			int wall_test(void) { return 1; }
+		EOF
+		run --separate-stderr make -C "$TREE" build/umk
+		assert_failure
+		assert [ -n "$(grep "no previous prototype for .wall_test" <<<"$stderr")" ]
+		rm "$TREE/$dir/wall_test.c"
+	done
+}
+
 @test "make refuses umk code that uses %fs" {
 	copy_tree
 	cat >"$TREE/kernel/wall_test.c" <<-'EOF'
+		unsigned long wall_test(void);
 		unsigned long wall_test(void)
 		{
 			unsigned long v;

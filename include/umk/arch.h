@@ -24,6 +24,8 @@ void *task_stack_base(struct task_struct *p);
 struct arch_context **task_arch_context(struct task_struct *p);
 pid_t task_pid_nr(struct task_struct *p);
 const char *task_comm(struct task_struct *p);
+/* Make the idle task (pid 0) around the kernel stack at stack, for boot. */
+struct task_struct *idle_task_init(void *stack);
 
 /* ---- arch/process.c: kernel stacks, contexts, entering user mode ---- */
 

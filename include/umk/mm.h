@@ -73,15 +73,15 @@ struct linux_binprm;
 int do_execve(const char *path, const char *const *argv, const char *const *envp,
 	      bool from_user, struct pt_regs *regs, const char **why);
 
-/* Hooks do_execve calls once the new program is loaded and it is past the
- * point of no return (implemented in kernel/fork.c):
- * exec_mm_release() runs before the old mm is dropped (old_mm may be NULL
- * for a task that had none): it wakes a vfork parent (tsk->vfork_done),
- * as Linux's exec_mm_release/mm_release do. setup_new_exec() runs after
- * current->mm is the new one: reset caught handlers to SIG_DFL and close
- * the close-on-exec fds. */
+/* A task gives up its memory (kernel/fork.c): exec_mm_release() runs in
+ * do_execve past the point of no return, before the old mm is dropped
+ * (old_mm may be NULL for a task that had none), exit_mm_release() in
+ * exit_mm(): both wake a vfork parent (tsk->vfork_done) and clear the
+ * child tid word, waking its futex, as Linux's mm_release does. */
 struct task_struct;
 void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm);
+void exit_mm_release(struct task_struct *tsk, struct mm_struct *mm);
+/* kernel/exec.c: what do_execve resets once current->mm is the new one. */
 void setup_new_exec(void);
 
 #endif

@@ -205,7 +205,6 @@ void resched_curr(void);
 void schedule_tail(struct task_struct *prev);	/* NULL: the last switch's */
 void cpu_idle(void) __noreturn;
 void init_thread_info(struct task_struct *p, void *stack);
-struct task_struct *idle_task_init(void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
 
 /* kernel/fork.c */
@@ -213,6 +212,11 @@ void task_count_dec(void);	/* a task was released (reaped) */
 
 /* kernel/exit.c */
 void release_task(struct task_struct *p);	/* free a reaped task */
+/* kernel/fork.c */
+struct sighand_struct *copy_sighand(struct sighand_struct *old);	/* NULL: all SIG_DFL */
+struct task_struct *create_init_task(void (*fn)(void *), void *arg);
+/* kernel/signal.c */
+void flush_signal_handlers(struct task_struct *t);
 void do_exit(long code) __noreturn;
 void do_group_exit(int exit_code) __noreturn;
 

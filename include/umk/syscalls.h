@@ -8,6 +8,11 @@
 #include <umk/timer.h>
 #include <umk/types.h>
 
+struct pt_regs;
+/* kernel/syscall.c: run system call nr on the arguments in regs, traced;
+ * -ENOSYS for a number with no entry. */
+long invoke_syscall(struct pt_regs *regs, long nr);
+
 struct iovec;
 struct pollfd;
 struct rusage;
