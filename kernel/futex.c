@@ -227,7 +227,7 @@ long sys_futex(u32 __user *uaddr, int op, u32 val, const struct __kernel_timespe
 	if (utime && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)) {
 		struct __kernel_timespec ts;
 
-		if (copy_from_user(&ts, utime, sizeof(ts)))
+		if (get_timespec64(&ts, utime))
 			return -EFAULT;
 		if (!timespec64_valid(&ts))
 			return -EINVAL;

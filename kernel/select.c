@@ -35,35 +35,10 @@
 #include <umk/uaccess.h>
 
 #define RLIMIT_NOFILE_CUR 1024		/* poll's nfds limit: see above */
-#define TIME64_MAX INT64_MAX
 #define USEC_PER_SEC 1000000L
 #define MSEC_PER_SEC 1000L
 
 /* ---- times ---- */
-
-static struct __kernel_timespec ktime_get_ts64(void)
-{
-	return ns_to_timespec(ktime_get());
-}
-
-/* lhs + rhs, both valid; saturates at TIME64_MAX (timespec64_add_safe). */
-static struct __kernel_timespec timespec64_add_safe(struct __kernel_timespec lhs,
-						    struct __kernel_timespec rhs)
-{
-	struct __kernel_timespec res;
-
-	res.tv_sec = (s64)((u64)lhs.tv_sec + (u64)rhs.tv_sec);
-	res.tv_nsec = lhs.tv_nsec + rhs.tv_nsec;
-	if (res.tv_nsec >= NSEC_PER_SEC) {
-		res.tv_sec++;
-		res.tv_nsec -= NSEC_PER_SEC;
-	}
-	if (res.tv_sec < lhs.tv_sec || res.tv_sec < rhs.tv_sec) {
-		res.tv_sec = TIME64_MAX;
-		res.tv_nsec = 0;
-	}
-	return res;
-}
 
 /* The end time for a timeout of sec, nsec from now: -EINVAL if they are
  * not normalized; {0, 0} for a zero timeout. */
@@ -463,7 +438,7 @@ long sys_pselect6(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *ou
 	if (sig && copy_from_user(&x, sig, sizeof(x)))
 		return -EFAULT;
 	if (tsp) {
-		if (copy_from_user(&ts, tsp, sizeof(ts)))
+		if (get_timespec64(&ts, tsp))
 			return -EFAULT;
 		to = &end_time;
 		if (poll_select_set_timeout(to, ts.tv_sec, ts.tv_nsec))
@@ -640,7 +615,7 @@ long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
 	int ret;
 
 	if (tsp) {
-		if (copy_from_user(&ts, tsp, sizeof(ts)))
+		if (get_timespec64(&ts, tsp))
 			return -EFAULT;
 		to = &end_time;
 		if (poll_select_set_timeout(to, ts.tv_sec, ts.tv_nsec))

@@ -215,7 +215,7 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user 
 	if (copy_from_user(&these, uthese, sizeof(these)))
 		return -EFAULT;
 	if (uts) {
-		if (copy_from_user(&ts, uts, sizeof(ts)))
+		if (get_timespec64(&ts, uts))
 			return -EFAULT;
 		if (!timespec64_valid(&ts))
 			return -EINVAL;

@@ -301,11 +301,40 @@ static long hrtimer_nanosleep(s64 req, int flags, int clockid,
 	return -ERESTART_RESTARTBLOCK;
 }
 
+int get_timespec64(struct __kernel_timespec *ts, const struct __kernel_timespec __user *uts)
+{
+	return copy_from_user(ts, uts, sizeof(*ts)) ? -EFAULT : 0;
+}
+
+struct __kernel_timespec ktime_get_ts64(void)
+{
+	return ns_to_timespec(ktime_get());
+}
+
+struct __kernel_timespec timespec64_add_safe(struct __kernel_timespec lhs,
+					     struct __kernel_timespec rhs)
+{
+	struct __kernel_timespec res;
+
+	res.tv_sec = (s64)((u64)lhs.tv_sec + (u64)rhs.tv_sec);
+	res.tv_nsec = lhs.tv_nsec + rhs.tv_nsec;
+	if (res.tv_nsec >= NSEC_PER_SEC) {
+		res.tv_sec++;
+		res.tv_nsec -= NSEC_PER_SEC;
+	}
+	if (res.tv_sec < lhs.tv_sec || res.tv_sec < rhs.tv_sec) {
+		res.tv_sec = TIME64_MAX;
+		res.tv_nsec = 0;
+	}
+	return res;
+}
+
+/* A valid timespec from a program, as ns (nanosleep, clock_nanosleep). */
 static int get_timespec(s64 *ns, const struct __kernel_timespec __user *uts)
 {
 	struct __kernel_timespec ts;
 
-	if (copy_from_user(&ts, uts, sizeof(ts)))
+	if (get_timespec64(&ts, uts))
 		return -EFAULT;
 	if (!timespec64_valid(&ts))
 		return -EINVAL;

@@ -77,6 +77,7 @@ u64 ktime_since_boot(void);	/* ns since umk started, for the trace */
 s64 clock_get_ns(int clockid);
 
 #define KTIME_MAX INT64_MAX
+#define TIME64_MAX INT64_MAX
 #define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
 
 static inline bool timespec64_valid(const struct __kernel_timespec *ts)
@@ -105,5 +106,17 @@ static inline struct __kernel_timespec ns_to_timespec(s64 ns)
 
 	return ts;
 }
+
+/* kernel/time.c, after Linux's kernel/time/time.c and timekeeping.c */
+
+/* Copy a program's timespec: 0, or -EFAULT if it cannot be read. Whether
+ * it is valid is the caller's to check (timespec64_valid): ppoll and
+ * pselect6 answer EINVAL for other reasons too. */
+int get_timespec64(struct __kernel_timespec *ts, const struct __kernel_timespec __user *uts);
+/* CLOCK_MONOTONIC now, as a timespec. */
+struct __kernel_timespec ktime_get_ts64(void);
+/* lhs + rhs, both valid; saturates at TIME64_MAX. */
+struct __kernel_timespec timespec64_add_safe(struct __kernel_timespec lhs,
+					     struct __kernel_timespec rhs);
 
 #endif
