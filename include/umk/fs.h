@@ -1,6 +1,9 @@
 /* Open files and descriptor tables (include/linux/fs.h, fdtable.h).
  * umk has three kinds of file: the console (a host fd umk inherited: 0, 1
- * and 2), pipes (kernel/pipe.c) and nothing else yet. */
+ * and 2; kernel/console.c), pipes (kernel/pipe.c) and host files opened
+ * read-only (kernel/hostfs.c). The code that does not care which is split
+ * as Linux's: file_table.c, file.c, read_write.c, iov_iter.c, fcntl.c,
+ * ioctl.c. */
 #ifndef UMK_FS_H
 #define UMK_FS_H
 
@@ -81,7 +84,15 @@ void iov_iter_init(struct iov_iter *i, const struct iovec *iov, unsigned long nr
 		   size_t count);
 /* Copy to (from) the user buffers and advance. Returns the bytes copied,
  * short only when a user page faults. */
+/* The next non-empty piece of the current segment, at most n bytes, at
+ * *base: its length, 0 when the iterator is done. */
+size_t iov_iter_piece(struct iov_iter *i, size_t n, char __user **base);
+void iov_iter_advance(struct iov_iter *i, size_t n);
 size_t copy_to_iter(const void *src, size_t n, struct iov_iter *i);
+/* Copy the program's array of nr_segs iovecs into *iovp (kmalloc'ed: the
+ * caller frees it) and set up iter over it: 0, -EINVAL or -EFAULT. */
+long import_iovec(const struct iovec __user *uvec, unsigned long nr_segs,
+		  struct iovec **iovp, struct iov_iter *iter);
 size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i);
 
 struct file;
@@ -93,7 +104,7 @@ struct stat;
  * read or read_iter (or neither: -EINVAL), write or write_iter likewise;
  * call them through sys_read/sys_write, which check the fd's mode first. */
 struct file_operations {
-	const char *name;		/* "console", "pipe" (for the trace) */
+	const char *name;		/* "console", "pipe", "hostfs" (for the trace) */
 	ssize_t (*read)(struct file *f, char __user *buf, size_t n);
 	ssize_t (*write)(struct file *f, const char __user *buf, size_t n);
 	/* The same over a list of buffers, for readv/writev (Linux's read_iter/
@@ -146,9 +157,35 @@ struct files_struct {
 	unsigned long close_on_exec[NR_OPEN_DEFAULT / 64];
 };
 
-struct file *fget(unsigned int fd);	/* +1 reference, or NULL */
-void fput(struct file *f);		/* -1 reference, release at 0 */
+/* kernel/file_table.c */
 struct file *alloc_file(const struct file_operations *op, unsigned int flags, void *priv);
+void fput(struct file *f);		/* -1 reference, release at 0 */
+
+static inline struct file *get_file(struct file *f)	/* +1 reference */
+{
+	f->f_count++;
+	return f;
+}
+
+/* FMODE_READ / FMODE_WRITE, from the access mode as Linux derives them. */
+static inline bool file_readable(const struct file *f)
+{
+	unsigned int acc = f->f_flags & O_ACCMODE;
+
+	return acc == O_RDONLY || acc == O_RDWR;
+}
+
+static inline bool file_writable(const struct file *f)
+{
+	unsigned int acc = f->f_flags & O_ACCMODE;
+
+	return acc == O_WRONLY || acc == O_RDWR;
+}
+
+/* kernel/file.c */
+struct file *fget(unsigned int fd);	/* +1 reference, or NULL */
+bool get_close_on_exec(struct files_struct *files, unsigned int fd);
+void set_close_on_exec(struct files_struct *files, unsigned int fd, bool on);
 /* Install f at the lowest free fd >= minfd; returns fd or -EMFILE. Takes
  * over the caller's reference on success; on -EMFILE the caller keeps it. */
 int fd_install_lowest(struct files_struct *files, struct file *f, int minfd, bool cloexec);

@@ -1,0 +1,62 @@
+/*
+ * kernel/fcntl.c: fcntl (Linux's fs/fcntl.c): F_DUPFD, F_DUPFD_CLOEXEC,
+ * F_GETFD/F_SETFD and F_GETFL/F_SETFL; any other command is EINVAL.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/uaccess.h>
+
+#define SETFL_MASK (O_APPEND | O_NONBLOCK)
+
+static long f_dupfd(unsigned int from, struct file *f, bool cloexec)
+{
+	long ret;
+
+	if (from >= NR_OPEN_DEFAULT)
+		return -EINVAL;
+	ret = fd_install_lowest(current->files, get_file(f), from, cloexec);
+	if (ret < 0)
+		fput(f);
+	return ret;
+}
+
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
+{
+	struct files_struct *files = current->files;
+	struct file *f = fget(fd);
+	unsigned int argi = (unsigned int)arg;
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+		ret = f_dupfd(argi, f, false);
+		break;
+	case F_DUPFD_CLOEXEC:
+		ret = f_dupfd(argi, f, true);
+		break;
+	case F_GETFD:
+		ret = get_close_on_exec(files, fd) ? FD_CLOEXEC : 0;
+		break;
+	case F_SETFD:
+		set_close_on_exec(files, fd, argi & FD_CLOEXEC);
+		ret = 0;
+		break;
+	case F_GETFL:
+		ret = f->f_flags;
+		break;
+	case F_SETFL:
+		f->f_flags = (argi & SETFL_MASK) | (f->f_flags & ~SETFL_MASK);
+		ret = 0;
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	fput(f);
+	return ret;
+}

@@ -1,0 +1,36 @@
+/*
+ * kernel/file_table.c: struct file, the open file (Linux's fs/file_table.c).
+ *
+ * A struct file is counted (f_count): each fd slot that holds it and each
+ * system call working on it (fget) own one reference; the last fput calls
+ * f_op->release.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/uaccess.h>
+
+struct file *alloc_file(const struct file_operations *op, unsigned int flags, void *priv)
+{
+	struct file *f = kmalloc(sizeof(*f));
+
+	f->f_op = op;
+	f->f_count = 1;
+	f->f_flags = flags;
+	f->private_data = priv;
+	return f;
+}
+
+void fput(struct file *f)
+{
+	if (f->f_count <= 0)
+		panic("fput: file %p (%s) has f_count %d", (void *)f, f->f_op->name,
+		      f->f_count);
+	if (--f->f_count)
+		return;
+	if (f->f_op->release)
+		f->f_op->release(f);
+	kfree(f);
+}
