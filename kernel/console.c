@@ -2,7 +2,9 @@
  * kernel/console.c: the console, umk's one device: files over the host fds
  * 0, 1 and 2 that umk inherited (what drivers/tty is to Linux, reduced to a
  * pass-through). Interface: console_file() makes the files pid 1 starts
- * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived).
+ * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived);
+ * host_signals_interrupt() is the tty's ISIG, IRQ_HOSTSIG (^C and kills of
+ * umk from the host).
  *
  * Reads never block the host process: a read looks with os_poll_now first
  * and calls os_read only when the host says it would not block (a regular
@@ -22,7 +24,10 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/sched.h>
+#include <umk/trace.h>
 #include <umk/uaccess.h>
+
+#include "signal.h"
 
 static struct wait_queue_head console_wait = { LIST_HEAD_INIT(console_wait.head) };
 
@@ -215,4 +220,27 @@ struct file *console_file(int hostfd)
 void console_interrupt(void)
 {
 	wake_up(&console_wait);
+}
+
+/* The tty's ISIG (n_tty's isig): signals umk itself was sent, ^C on its
+ * terminal or a kill from the host, go to every process, as the tty driver's
+ * kill_pgrp sends ^C to the foreground process group (umk's processes form
+ * one group), with si_code SI_KERNEL as from the tty. */
+void host_signals_interrupt(unsigned long sigs)
+{
+	struct task_struct *p;
+	kernel_siginfo_t info;
+	int sig;
+
+	for (sig = 1; sig <= _NSIG; sig++) {
+		if (!(sigs & sigmask(sig)))
+			continue;
+		trace_with(TR_SIGNAL, &(struct trace_fields){ .other = -1, .sig = sig, .what = "host" },
+			   "%s from the host -> every process", signal_name(sig));
+		fill_kill_info(&info, sig, SI_KERNEL);
+		list_for_each_entry(p, &task_list, tasks) {
+			if (thread_group_leader(p) && p != idle_task && !p->exit_state)
+				send_signal(sig, &info, p, true);
+		}
+	}
 }

@@ -39,7 +39,5 @@ void signal_wake_up(struct task_struct *t, bool fatal);
 void set_current_blocked(sigset_t *newset);
 void arch_do_signal_or_restart(struct pt_regs *regs);
 
-/* signal_calls.c */
-void host_signals_interrupt(unsigned long sigs);
 
 #endif

@@ -291,26 +291,3 @@ long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __us
 		return -EINVAL;
 	return do_sigqueueinfo(tgid, pid, sig, uinfo);
 }
-
-/* Signals umk itself was sent (^C on its terminal, a kill from the host):
- * every process gets them, as the tty driver's kill_pgrp sends ^C to the
- * foreground process group (umk's processes form one group), with
- * si_code SI_KERNEL as from the tty. */
-void host_signals_interrupt(unsigned long sigs)
-{
-	struct task_struct *p;
-	kernel_siginfo_t info;
-	int sig;
-
-	for (sig = 1; sig <= _NSIG; sig++) {
-		if (!(sigs & sigmask(sig)))
-			continue;
-		trace_with(TR_SIGNAL, &(struct trace_fields){ .other = -1, .sig = sig, .what = "host" },
-			   "%s from the host -> every process", signal_name(sig));
-		fill_kill_info(&info, sig, SI_KERNEL);
-		list_for_each_entry(p, &task_list, tasks) {
-			if (thread_group_leader(p) && p != idle_task && !p->exit_state)
-				send_signal(sig, &info, p, true);
-		}
-	}
-}

@@ -201,5 +201,7 @@ void do_close_on_exec(struct files_struct *files);
  * fd is not open. */
 struct file *console_file(int hostfd);
 void console_interrupt(void);	/* IRQ_CONSOLE: input arrived */
+/* IRQ_HOSTSIG: umk was sent the signals in sigs (bit sig - 1). */
+void host_signals_interrupt(unsigned long sigs);
 
 #endif
