@@ -32,8 +32,10 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c))
 ARCH_SRCS   := $(sort $(wildcard arch/*.c arch/*.S))
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(patsubst %.S,$(BUILD)/%.o,$(KERNEL_SRCS) $(ARCH_SRCS)))
 
-# User programs: static-pie musl executables (see ../shared/HOST-NOTES.md,
-# "Toolchain"): Debian's musl-gcc -static-pie alone makes a dynamic PIE.
+# User programs: static-pie musl executables. Debian's musl-gcc -static-pie
+# alone makes a dynamically linked PIE that needs /lib/ld-musl-x86_64.so.1;
+# naming musl's self-relocating rcrt1.o and the linker options makes a real
+# one (readelf -l: type DYN, no INTERP segment).
 MUSL_LIB   := /usr/lib/x86_64-linux-musl
 USER_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -fPIE -static-pie
 USER_LDFLAGS := -nostartfiles -Wl,-static,-pie,--no-dynamic-linker,-z,text

@@ -1,7 +1,7 @@
 /*
  * arch/boot.c: main(), the command line, and the process around the kernel.
  *
- * Boot order (HOST-NOTES pitfall 8): check the host, install the host signal
+ * Boot order (docs/design.md, "Traps"): check the host, install the host signal
  * handlers, enable Syscall User Dispatch, create the host timer, then leave
  * main's stack for the idle task's kernel stack, where start_kernel() runs
  * and never returns. umk ends through os_exit() when pid 1 is gone.

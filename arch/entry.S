@@ -5,7 +5,7 @@
  * range is both the Syscall User Dispatch "allowed" region (a `syscall` there
  * is never trapped, whatever the selector says) and the range of instruction
  * pointers that count as kernel mode even when the selector still reads BLOCK
- * (../shared/HOST-NOTES.md, pitfalls 3 and 4).
+ * (docs/design.md, "Traps").
  *
  * Entry: the host delivers a signal onto the current task's kernel stack (the
  * sigaltstack, armed with SS_AUTODISARM while in user mode) or, in kernel

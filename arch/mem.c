@@ -5,7 +5,8 @@
  * regions from: anonymous private host mappings, MAP_NORESERVE so that a
  * large reservation (a PROT_NONE brk area, an 8 MiB stack) costs nothing
  * until touched. kmalloc/kfree/kgrow are glibc's calloc/free/realloc: safe in kernel mode
- * because user programs bring their own libc (HOST-NOTES pitfall 14).
+ * because user programs bring their own libc (docs/design.md, "glibc inside
+ * the kernel").
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -7,12 +7,12 @@
  * The part above thread_info is the host sigaltstack of the task's user mode:
  * every frame that returns to user mode carries it in uc_stack with
  * SS_AUTODISARM, so the host re-arms the task's own stack at each return and
- * disarms it at each trap (HOST-NOTES pitfall 2). No sigaltstack call is ever
+ * disarms it at each trap (docs/design.md, "Kernel stacks"). No sigaltstack call is ever
  * made at a context switch.
  *
  * A kernel context is a host ucontext_t: swapcontext switches, makecontext
- * starts a new one (DESIGN.md: gdb understands it). A task's first return to
- * user mode never uses setcontext (HOST-NOTES pitfall 1): it goes through a
+ * starts a new one (gdb understands it). A task's first return to
+ * user mode never uses setcontext (docs/design.md, "Context switch"): it goes through a
  * host signal frame crafted at the top of its kernel stack and __restore_rt.
  * The top FRAME_RESERVE bytes are kept for that frame; kernel contexts run
  * below them.

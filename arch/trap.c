@@ -6,7 +6,7 @@
  *  - SIGSYS comes only from a `syscall` in user mode (Syscall User Dispatch).
  *    The number and the return address are taken from siginfo, never from
  *    the frame: the host has already applied its own restart fix-up to rax
- *    and rip when rax looked like an -ERESTART code (HOST-NOTES pitfall 5).
+ *    and rip when rax looked like an -ERESTART code (docs/design.md, "Traps").
  *  - SIGALRM and SIGIO are interrupts. In kernel mode they are only recorded
  *    and replayed later (interrupts are always "off" in umk's kernel); from
  *    user mode they enter the kernel like any trap.
@@ -130,7 +130,7 @@ void __tls_free handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned in
 	set_return_selector(uc, SYSCALL_DISPATCH_FILTER_BLOCK);
 }
 
-/* The host signals umk takes, and how (HOST-NOTES pitfall 8): the raw
+/* The host signals umk takes, and how (docs/design.md, "Traps"): the raw
  * rt_sigaction call, so that sa_restorer is our __restore_rt, on the
  * sigaltstack (the kernel stack of the task in user mode), with an empty
  * sa_mask: interrupt masking is umk's soft flag. The timer also restarts

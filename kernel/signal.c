@@ -1,6 +1,7 @@
 /*
- * kernel/signal.c: signal generation, delivery and the restart decision
- * (kernel/signal.c and arch/x86/kernel/signal.c of Linux).
+ * kernel/signal.c: signal generation and get_signal (Linux's
+ * kernel/signal.c). Delivery, frames and applying the restart decision are
+ * in signal_deliver.c; the decision itself in restart.c.
  *
  * Generation: send_signal() queues a signal on a task (thread-directed) or on
  * its thread group (process-directed), after prepare_signal() has applied

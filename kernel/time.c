@@ -1,9 +1,10 @@
 /*
  * kernel/time.c: clocks, kernel timers and the sleeping time calls.
  *
- * Timers expire on CLOCK_MONOTONIC and sit in one list ordered by expiry; the
- * host timer is always programmed for the head of the list (no periodic
- * tick). run_timers() is the timer interrupt, replayed by irq_replay().
+ * Kernel timers expire on CLOCK_MONOTONIC (ktime_get) and sit in a list
+ * ordered by expiry; the scheduler's slice timer runs on cpu_clock() and
+ * sits in a second list. The host timer is always programmed for the
+ * earliest head (no periodic tick). run_timers() is the timer interrupt, replayed by irq_replay().
  *
  * nanosleep and clock_nanosleep follow kernel/time/hrtimer.c: a relative
  * sleep becomes an absolute expiry; if a signal interrupts it, the time left
@@ -12,7 +13,7 @@
  * resumes the same sleep (hrtimer_nanosleep_restart). An absolute sleep
  * returns -ERESTARTNOHAND and leaves rmtp alone.
  *
- * --clock=virtual (DESIGN.md section 5): the kernel's clock stands still
+ * --clock=virtual (docs/design.md, "Interrupts"): the kernel's clock stands still
  * while any task can run; when the CPU goes idle, cpu_idle() calls
  * virtual_clock_advance(), which jumps it to the next expiry. The same
  * program then sees the same times, and makes the same trace, run after run,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # --clock=virtual: time stands still while a task can run and jumps to the
-# next timer when none can (DESIGN.md section 5), so a run's trace is the
+# next timer when none can (docs/design.md, "Interrupts"), so a run's trace is the
 # same every time and a stop in gdb fires no timer.
 
 load helper
