@@ -18,7 +18,7 @@ load helper
 copy_tree() {
 	TREE=$BATS_TEST_TMPDIR/tree
 	mkdir -p "$TREE/build"
-	git ls-files -z | xargs -0 cp --parents -p -t "$TREE"
+	tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C "$TREE"
 	cp -rp build/kernel build/arch "$TREE/build/"
 }
 
