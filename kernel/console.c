@@ -23,6 +23,7 @@
 #include <umk/fs.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/termbits.h>
 
 static struct wait_queue_head console_wait = { LIST_HEAD_INIT(console_wait.head) };
 
@@ -144,7 +145,6 @@ static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
 
 /* struct termios as the kernel's TCGETS writes it (36 bytes: the C
  * library's struct termios is larger, and the rest is left alone). */
-#define NCCS 19
 struct termios {
 	u32 c_iflag, c_oflag, c_cflag, c_lflag;
 	u8 c_line;
