@@ -7,8 +7,9 @@
 #   make bench      build, then measure trap costs (harness/bench.sh)
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #
-# kernel/ is built against include/ and the compiler's freestanding headers
-# only (-nostdinc): a host header included there fails the build. arch/ is the
+# kernel/ is built against include/, the headers generated into
+# $(BUILD)/include/generated/ and the compiler's freestanding headers only
+# (-nostdinc): a host header included there fails the build. arch/ is the
 # only code built against the host's headers.
 
 CC      := gcc
