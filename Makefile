@@ -7,8 +7,9 @@
 #   make bench      build, then measure trap costs (harness/bench.sh)
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #
-# kernel/ is built against include/ and the compiler's freestanding headers
-# only (-nostdinc): a host header included there fails the build. arch/ is the
+# kernel/ is built against include/, the headers generated into
+# $(BUILD)/include/generated/ and the compiler's freestanding headers only
+# (-nostdinc): a host header included there fails the build. arch/ is the
 # only code built against the host's headers.
 
 CC      := gcc
@@ -18,7 +19,7 @@ GCC_INC := $(shell $(CC) -print-file-name=include)
 
 COMMON_CFLAGS := -std=gnu11 -Og -g3 -fno-omit-frame-pointer -Wall -Wextra \
 	-Wno-unused-parameter -Werror=implicit-function-declaration \
-	-Werror=missing-prototypes -Iinclude
+	-Werror=missing-prototypes -Iinclude -I$(BUILD)/include
 KERNEL_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -nostdinc -isystem $(GCC_INC) \
 	-fno-stack-protector
 ARCH_CFLAGS   := $(COMMON_CFLAGS) -D_GNU_SOURCE -fno-stack-protector
@@ -48,6 +49,10 @@ HARNESS_DIRS := $(patsubst %/main.c,%,$(wildcard harness/*/main.c))
 HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS)) \
 	$(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS))
 GDB_CONSTANTS := $(BUILD)/gdb/umk/constants.py
+# Generated from kernel/syscall_64.tbl, the one list of system calls.
+GENERATED := $(BUILD)/include/generated
+SYSCALL_HEADERS := $(GENERATED)/unistd_64.h $(GENERATED)/syscalls_64.h
+KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEADERS)
 
 .PHONY: all run test bench gdb deps clean
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
@@ -81,11 +86,11 @@ $(BUILD)/wall.ok: $(OBJS)
 		exit 1; fi
 	$(Q)rm -f $@.defined && touch $@
 
-$(BUILD)/kernel/%.o: kernel/%.c $(wildcard include/umk/*.h kernel/*.h) | $(BUILD)/kernel
+$(BUILD)/kernel/%.o: kernel/%.c $(KERNEL_HEADERS) $(wildcard kernel/*.h) | $(BUILD)/kernel
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/arch/%.o: arch/%.c $(wildcard include/umk/*.h arch/*.h) | $(BUILD)/arch
+$(BUILD)/arch/%.o: arch/%.c $(KERNEL_HEADERS) $(wildcard arch/*.h) | $(BUILD)/arch
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_KCFLAGS) -c -o $@ $<
 
@@ -131,14 +136,20 @@ $(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS)): $(BUILD)/harness/%: \
 # gdb's Python helpers (harness/gdb/umk/) take umk's constants from the C
 # headers through the preprocessor, as Linux's scripts/gdb does: the lines
 # above the end-c-headers marker are the headers' own output.
-$(GDB_CONSTANTS): harness/gdb/umk/constants.py.in $(wildcard include/umk/*.h) | $(BUILD)/gdb/umk
+$(GDB_CONSTANTS): harness/gdb/umk/constants.py.in $(KERNEL_HEADERS) | $(BUILD)/gdb/umk
 	@echo "  GEN     $@"
-	$(Q)$(CC) -E -P -x c -ffreestanding -nostdinc -isystem $(GCC_INC) -Iinclude \
+	$(Q)$(CC) -E -P -x c -ffreestanding -nostdinc -isystem $(GCC_INC) -Iinclude -I$(BUILD)/include \
 		-o $@.i $<
 	$(Q)sed '1,/^<!-- end-c-headers -->$$/d' $@.i > $@.tmp
 	$(Q)mv $@.tmp $@ && rm -f $@.i
 
-$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk:
+# The numbers, names and call table of every system call, from the one
+# table (kernel/syscall_64.tbl); a malformed line stops the build there.
+$(SYSCALL_HEADERS) &: kernel/syscall_64.tbl kernel/syscalltbl.sh | $(GENERATED)
+	@echo "  SYSTBL  $<"
+	$(Q)sh kernel/syscalltbl.sh $< $(GENERATED)
+
+$(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk $(GENERATED):
 	$(Q)mkdir -p $@
 
 # Debian packages the build and the tests need: command:package pairs.

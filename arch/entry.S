@@ -31,14 +31,13 @@
  * the user's FS base is loaded. gdb recognises a signal trampoline by the
  * name __restore_rt only: keep it.
  */
+#include <asm/prctl.h>
+#include <asm/unistd.h>
 
 #define UC_MCONTEXT	40			/* offsetof(ucontext_t, uc_mcontext) */
 #define UC_TRAPNO	(UC_MCONTEXT + 20 * 8)	/* gregs[REG_TRAPNO]: FS base */
 #define UC_CR2		(UC_MCONTEXT + 22 * 8)	/* gregs[REG_CR2]: selector */
 #define SUD_ALLOW	0
-#define NR_rt_sigreturn	15
-#define NR_arch_prctl	158
-#define ARCH_SET_FS	0x1002
 #define X86_EFLAGS_AC	0x40000
 
 	.section .text.kentry, "ax", @progbits
@@ -97,14 +96,14 @@ __restore_rt:
 1:	cmpq	cpu_fs_base(%rip), %rsi
 	je	2f
 	movl	$ARCH_SET_FS, %edi
-	movl	$NR_arch_prctl, %eax
+	movl	$__NR_arch_prctl, %eax
 	syscall				/* allowed: we are in .text.kentry */
 	testq	%rax, %rax
 	jnz	2f			/* refused: the CPU still holds cpu_fs_base */
 	movq	%rsi, cpu_fs_base(%rip)
 2:	movzbl	UC_CR2(%rsp), %eax
 	movb	%al, sud_selector(%rip)
-	movl	$NR_rt_sigreturn, %eax
+	movl	$__NR_rt_sigreturn, %eax
 	syscall
 	ud2				/* rt_sigreturn does not return */
 	.size __restore_rt, . - __restore_rt

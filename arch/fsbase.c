@@ -35,6 +35,7 @@
  */
 #include "host.h"
 
+#include <asm/hwcap2.h>
 #include <asm/prctl.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
@@ -44,8 +45,6 @@
 bool have_fsgsbase;
 unsigned long kernel_fs_base;
 unsigned long cpu_fs_base;
-
-#define HWCAP2_FSGSBASE (1 << 1)
 
 /* At boot, before any signal handler is installed. force_legacy is
  * --nofsgsbase: take the arch_prctl path even where FSGSBASE works. */

@@ -23,8 +23,7 @@
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000
 #endif
-#define UC_SIGCONTEXT_SS 0x2
-#define UC_STRICT_RESTORE_SS 0x4
+#include <umk/uapi/ucontext.h>
 
 /* Marks a function of arch/ that runs with whatever FS base is loaded,
  * the user's included: it gets no -finstrument-functions hook (fsbase.c),

@@ -7,8 +7,7 @@
 #include <umk/elf.h>
 #include <umk/mm.h>
 #include <umk/ptrace.h>
-
-#define PATH_MAX 4096
+#include <umk/uapi/limits.h>
 
 #define STACK_SIZE (8UL << 20)		/* the user stack, like RLIMIT_STACK */
 /* Linux's bprm_stack_limits with an 8 MiB stack rlimit: argument and

@@ -26,6 +26,7 @@
 #include <umk/sched.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/termbits.h>
 
 #include "signal.h"
 
@@ -149,7 +150,6 @@ static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
 
 /* struct termios as the kernel's TCGETS writes it (36 bytes: the C
  * library's struct termios is larger, and the rest is left alone). */
-#define NCCS 19
 struct termios {
 	u32 c_iflag, c_oflag, c_cflag, c_lflag;
 	u8 c_line;

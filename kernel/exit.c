@@ -20,22 +20,9 @@
 #include <umk/syscalls.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/wait.h>
 
 #include "signal.h"
-
-#define WNOHANG 0x00000001
-#define WUNTRACED 0x00000002
-#define WSTOPPED WUNTRACED
-#define WEXITED 0x00000004
-#define WCONTINUED 0x00000008
-#define WNOWAIT 0x01000000
-#define __WNOTHREAD 0x20000000
-#define __WALL 0x40000000
-#define __WCLONE 0x80000000
-
-#define P_ALL 0
-#define P_PID 1
-#define P_PGID 2
 
 /* The task gives up its memory: a vfork parent and pthread_join's futex
  * learn of it first (exit_mm_release). */

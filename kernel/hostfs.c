@@ -13,8 +13,8 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/limits.h>
 
-#define PATH_MAX 4096
 #define MAX_LFS_FILESIZE INT64_MAX
 
 struct hostfs_file {

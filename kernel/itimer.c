@@ -14,8 +14,6 @@
 
 #include "signal.h"
 
-#define ITIMER_REAL 0
-
 static void it_real_fn(struct timer_list *t)
 {
 	struct signal_struct *sig = container_of(t, struct signal_struct, real_timer);

@@ -32,11 +32,6 @@ _Static_assert(PROT_READ == OS_PROT_READ && PROT_WRITE == OS_PROT_WRITE &&
 #define PAGE_ALIGN(x) ALIGN((unsigned long)(x), PAGE_SIZE)
 #define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
 
-#define MAP_TYPE 0x0f
-#define PROT_SEM 0x8
-#define PROT_GROWSDOWN 0x01000000
-#define PROT_GROWSUP 0x02000000
-
 struct mm_struct *mm_alloc(void)
 {
 	struct mm_struct *mm = kmalloc(sizeof(*mm));

@@ -29,8 +29,8 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/limits.h>
 
-#define PIPE_BUF 4096			/* atomic write size (limits.h) */
 #define PIPE_DEF_BUFFERS 16
 #define PIPE_SIZE (PIPE_DEF_BUFFERS * PAGE_SIZE)	/* a power of two */
 

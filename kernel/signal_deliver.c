@@ -294,7 +294,6 @@ long sys_restart_syscall(void)
 	return restart->fn(restart);
 }
 
-#define MINSIGSTKSZ 2048
 #define SS_FLAG_BITS SS_AUTODISARM
 
 /* kernel/signal.c's do_sigaltstack: EPERM while running on the stack;

@@ -9,11 +9,7 @@
 #include <umk/mm.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
-
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
+#include <umk/uapi/prctl.h>
 
 long sys_getpid(void)
 {

@@ -1,12 +1,11 @@
 /*
  * kernel/syscall.c: the system-call table and its trace.
  *
- * sys_call_table maps Linux's x86-64 numbers to the implementations, with a
- * format for the trace's decoding of each argument:
- *	d int   u unsigned   x hex   p pointer   s user string
- *	b user buffer whose length is the next argument   t user timespec
- *	S signal number   c clock id   o octal
- * A number without an entry returns -ENOSYS, with a "nosys" trace line.
+ * sys_call_table maps Linux's x86-64 numbers to the implementations, each
+ * with its name and a format for the trace's decoding of each argument
+ * (the letters are listed in kernel/syscall_64.tbl). Its entries are
+ * generated from that table into build/include/generated/syscalls_64.h. A
+ * number without an entry point returns -ENOSYS, with a "nosys" trace line.
  */
 #include <umk/errno.h>
 #include <umk/sched.h>
@@ -20,94 +19,30 @@ typedef long (*syscall_fn_t)(unsigned long, unsigned long, unsigned long, unsign
 			     unsigned long, unsigned long);
 
 struct syscall_desc {
-	syscall_fn_t fn;
+	syscall_fn_t fn;	/* NULL: not implemented */
 	const char *args;	/* one format letter per argument */
+	const char *name;
 };
 
 /* Each sys_* takes its arguments in registers as declared; calling it
  * through the six-argument type is what the x86-64 ABI makes safe. */
-#define SYSCALL(nr, func, fmt) [__NR_##nr] = { (syscall_fn_t)(void (*)(void))func, fmt }
+#define __SYSCALL(nr, call, entry, fmt) \
+	[nr] = { .fn = (syscall_fn_t)(void (*)(void))entry, .args = fmt, .name = #call },
+#define __SYSCALL_NOSYS(nr, call) [nr] = { .name = #call },
 
 static const struct syscall_desc sys_call_table[NR_syscalls] = {
-	SYSCALL(read, sys_read, "dpu"),
-	SYSCALL(write, sys_write, "dbu"),
-	SYSCALL(open, sys_open, "sxo"),
-	SYSCALL(close, sys_close, "d"),
-	SYSCALL(fstat, sys_fstat, "dp"),
-	SYSCALL(lseek, sys_lseek, "ddd"),
-	SYSCALL(mmap, sys_mmap, "xuxxdx"),
-	SYSCALL(mprotect, sys_mprotect, "xux"),
-	SYSCALL(munmap, sys_munmap, "xu"),
-	SYSCALL(brk, sys_brk, "x"),
-	SYSCALL(rt_sigaction, sys_rt_sigaction, "Sppu"),
-	SYSCALL(rt_sigprocmask, sys_rt_sigprocmask, "dppu"),
-	SYSCALL(rt_sigreturn, sys_rt_sigreturn, ""),
-	SYSCALL(ioctl, sys_ioctl, "dxx"),
-	SYSCALL(readv, sys_readv, "dpu"),
-	SYSCALL(writev, sys_writev, "dpu"),
-	SYSCALL(pipe, sys_pipe, "p"),
-	SYSCALL(sched_yield, sys_sched_yield, ""),
-	SYSCALL(dup, sys_dup, "d"),
-	SYSCALL(dup2, sys_dup2, "dd"),
-	SYSCALL(nanosleep, sys_nanosleep, "tp"),
-	SYSCALL(getpid, sys_getpid, ""),
-	SYSCALL(clone, sys_clone, "xpppx"),
-	SYSCALL(vfork, sys_vfork, ""),
-	SYSCALL(execve, sys_execve, "spp"),
-	SYSCALL(exit, sys_exit, "d"),
-	SYSCALL(wait4, sys_wait4, "dpxp"),
-	SYSCALL(kill, sys_kill, "dS"),
-	SYSCALL(uname, sys_uname, "p"),
-	SYSCALL(fcntl, sys_fcntl, "ddx"),
-	SYSCALL(gettimeofday, sys_gettimeofday, "pp"),
-	SYSCALL(getuid, sys_getuid, ""),
-	SYSCALL(getgid, sys_getgid, ""),
-	SYSCALL(geteuid, sys_geteuid, ""),
-	SYSCALL(getegid, sys_getegid, ""),
-	SYSCALL(getppid, sys_getppid, ""),
-	SYSCALL(sigaltstack, sys_sigaltstack, "pp"),
-	SYSCALL(arch_prctl, sys_arch_prctl, "xx"),
-	SYSCALL(gettid, sys_gettid, ""),
-	SYSCALL(tkill, sys_tkill, "dS"),
-	SYSCALL(futex, sys_futex, "pdupqpu"),
-	SYSCALL(set_tid_address, sys_set_tid_address, "p"),
-	SYSCALL(restart_syscall, sys_restart_syscall, ""),
-	SYSCALL(clock_gettime, sys_clock_gettime, "cp"),
-	SYSCALL(clock_getres, sys_clock_getres, "cp"),
-	SYSCALL(clock_nanosleep, sys_clock_nanosleep, "cxtp"),
-	SYSCALL(exit_group, sys_exit_group, "d"),
-	SYSCALL(tgkill, sys_tgkill, "ddS"),
-	SYSCALL(waitid, sys_waitid, "ddpxp"),
-	SYSCALL(dup3, sys_dup3, "ddx"),
-	SYSCALL(pipe2, sys_pipe2, "px"),
-	SYSCALL(openat, sys_openat, "dsxo"),
-	SYSCALL(pause, sys_pause, ""),
-	SYSCALL(rt_sigsuspend, sys_rt_sigsuspend, "pu"),
-	SYSCALL(rt_sigpending, sys_rt_sigpending, "pu"),
-	SYSCALL(rt_sigtimedwait, sys_rt_sigtimedwait, "pptu"),
-	SYSCALL(rt_sigqueueinfo, sys_rt_sigqueueinfo, "dSp"),
-	SYSCALL(rt_tgsigqueueinfo, sys_rt_tgsigqueueinfo, "ddSp"),
-	SYSCALL(alarm, sys_alarm, "u"),
-	SYSCALL(setitimer, sys_setitimer, "dpp"),
-	SYSCALL(getitimer, sys_getitimer, "dp"),
-	SYSCALL(poll, sys_poll, "pud"),
-	SYSCALL(ppoll, sys_ppoll, "putpu"),
-	SYSCALL(select, sys_select, "dpppp"),
-	SYSCALL(pselect6, sys_pselect6, "dppptp"),
+#include <generated/syscalls_64.h>
 };
 
-static const char *const syscall_names[] = {
-#define X(name) [__NR_##name] = #name,
-	SYSCALL_NAMES(X)
-#undef X
-};
+#undef __SYSCALL
+#undef __SYSCALL_NOSYS
 
 const char *syscall_name(long nr)
 {
 	static char buf[24];
 
-	if (nr >= 0 && nr < (long)ARRAY_SIZE(syscall_names) && syscall_names[nr])
-		return syscall_names[nr];
+	if (nr >= 0 && nr < NR_syscalls && sys_call_table[nr].name)
+		return sys_call_table[nr].name;
 	snprintf(buf, sizeof(buf), "syscall_%ld", nr);
 	return buf;
 }

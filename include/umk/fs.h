@@ -9,36 +9,12 @@
 
 #include <umk/sched.h>
 #include <umk/types.h>
+#include <umk/uapi/fcntl.h>
+#include <umk/uapi/fs.h>
+#include <umk/uapi/ioctls.h>
+#include <umk/uapi/poll.h>
+#include <umk/uapi/stat.h>
 
-/* open flags (Linux x86-64 values) */
-#define O_ACCMODE 00000003
-#define O_RDONLY 00000000
-#define O_WRONLY 00000001
-#define O_RDWR 00000002
-#define O_NONBLOCK 00004000
-#define O_APPEND 00002000
-#define O_CLOEXEC 02000000
-#define O_DIRECT 00040000
-
-#define F_DUPFD 0
-#define F_GETFD 1
-#define F_SETFD 2
-#define F_GETFL 3
-#define F_SETFL 4
-#define F_DUPFD_CLOEXEC 1030
-#define FD_CLOEXEC 1
-
-/* poll events (include/uapi/asm-generic/poll.h) */
-#define POLLIN 0x0001
-#define POLLPRI 0x0002
-#define POLLOUT 0x0004
-#define POLLERR 0x0008
-#define POLLHUP 0x0010
-#define POLLNVAL 0x0020
-#define POLLRDNORM 0x0040
-#define POLLRDBAND 0x0080
-#define POLLWRNORM 0x0100
-#define POLLWRBAND 0x0200
 /* What a file without f_op->poll reports: always ready (vfs_poll). */
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 
@@ -48,13 +24,6 @@ struct pollfd {
 	short events;
 	short revents;
 };
-
-#define TCGETS 0x5401
-#define TIOCGWINSZ 0x5413
-#define FIONREAD 0x541B
-#define FIONBIO 0x5421
-#define FIONCLEX 0x5450
-#define FIOCLEX 0x5451
 
 /* readv/writev (include/uapi/linux/uio.h, include/linux/fs.h) */
 struct iovec {
@@ -131,16 +100,6 @@ struct stat {
 	unsigned long st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
 	long __unused[3];
 };
-#define S_IFIFO 0010000
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
-#define AT_FDCWD -100
-#define O_CREAT 00000100
-#define O_EXCL 00000200
-#define O_TRUNC 00001000
-#define O_DIRECTORY 00200000
-#define O_NOFOLLOW 00400000
 
 struct file {
 	const struct file_operations *f_op;

@@ -10,28 +10,12 @@
 
 #include <umk/list.h>
 #include <umk/types.h>
+#include <umk/uapi/mman.h>
 
 /* The x86-64 user address space with 4-level paging
  * (arch/x86/include/asm/page_64_types.h). */
 #define TASK_SIZE_MAX ((1UL << 47) - PAGE_SIZE)
 #define TASK_SIZE TASK_SIZE_MAX
-
-#define PROT_NONE 0x0
-#define PROT_READ 0x1
-#define PROT_WRITE 0x2
-#define PROT_EXEC 0x4
-
-#define MAP_SHARED 0x01
-#define MAP_PRIVATE 0x02
-#define MAP_FIXED 0x10
-#define MAP_ANONYMOUS 0x20
-#define MAP_GROWSDOWN 0x0100
-#define MAP_DENYWRITE 0x0800
-#define MAP_EXECUTABLE 0x1000
-#define MAP_NORESERVE 0x4000
-#define MAP_POPULATE 0x8000
-#define MAP_STACK 0x20000
-#define MAP_FIXED_NOREPLACE 0x100000
 
 /* vm_area_struct->kind, for the trace and the gdb helpers */
 enum vma_kind { VMA_IMAGE, VMA_BRK, VMA_STACK, VMA_ANON };

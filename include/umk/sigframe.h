@@ -7,9 +7,7 @@
 #include <umk/ptrace.h>
 #include <umk/signal.h>
 
-#define UC_FP_XSTATE 0x1
-#define UC_SIGCONTEXT_SS 0x2
-#define UC_STRICT_RESTORE_SS 0x4
+#include <umk/uapi/ucontext.h>
 
 struct ucontext {
 	unsigned long uc_flags;

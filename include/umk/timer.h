@@ -15,15 +15,7 @@
 #include <umk/list.h>
 #include <umk/types.h>
 
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-#define TIMER_ABSTIME 0x01
+#include <umk/uapi/time.h>
 
 struct __kernel_timespec {
 	s64 tv_sec;

@@ -1,7 +1,6 @@
 """System calls and errno values by name, as umk's trace names them.
 
-Syscall names come from SYSCALL_NAMES in include/umk/unistd.h (through
-constants); errno names from umk's own table in kernel/trace.c, read from
+Syscall names come from kernel/syscall_64.tbl (through constants); errno names from umk's own table in kernel/trace.c, read from
 the executable, so that a name is exactly the one --trace would print.
 """
 

@@ -1,0 +1,28 @@
+/* include/umk/uapi/mman.h: the protections and flags of mmap(2) and
+ * mprotect(2) (include/uapi/asm-generic/mman-common.h, mman.h). The PROT_*
+ * bits are also the host's: kernel/mm.c checks them against OS_PROT_*. */
+#ifndef UMK_UAPI_MMAN_H
+#define UMK_UAPI_MMAN_H
+
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define PROT_SEM 0x8
+#define PROT_GROWSDOWN 0x01000000
+#define PROT_GROWSUP 0x02000000
+
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_TYPE 0x0f
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x0100
+#define MAP_DENYWRITE 0x0800
+#define MAP_EXECUTABLE 0x1000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_STACK 0x20000
+#define MAP_FIXED_NOREPLACE 0x100000
+
+#endif

@@ -1,0 +1,11 @@
+/* include/umk/uapi/prctl.h: arch_prctl(2)'s codes
+ * (arch/x86/include/uapi/asm/prctl.h). */
+#ifndef UMK_UAPI_PRCTL_H
+#define UMK_UAPI_PRCTL_H
+
+#define ARCH_SET_GS 0x1001
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
+
+#endif

@@ -1,0 +1,24 @@
+/* include/umk/uapi/siginfo.h: si_code values (include/uapi/asm-generic/
+ * siginfo.h): who sent a signal, or which fault or child event raised it. */
+#ifndef UMK_UAPI_SIGINFO_H
+#define UMK_UAPI_SIGINFO_H
+
+#define SI_USER 0
+#define SI_KERNEL 0x80
+#define SI_QUEUE -1
+#define SI_TIMER -2
+#define SI_TKILL -6
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRERR 2
+#define ILL_ILLOPN 2
+#define FPE_INTDIV 1
+#define TRAP_BRKPT 1
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
+#define CLD_TRAPPED 4
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+
+#endif

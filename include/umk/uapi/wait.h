@@ -1,0 +1,20 @@
+/* include/umk/uapi/wait.h: the options of wait4(2) and waitid(2), and
+ * waitid's id types (include/uapi/linux/wait.h). */
+#ifndef UMK_UAPI_WAIT_H
+#define UMK_UAPI_WAIT_H
+
+#define WNOHANG 0x00000001
+#define WUNTRACED 0x00000002
+#define WSTOPPED WUNTRACED
+#define WEXITED 0x00000004
+#define WCONTINUED 0x00000008
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
+
+#define P_ALL 0
+#define P_PID 1
+#define P_PGID 2
+
+#endif
