@@ -5,13 +5,15 @@
 #   native [-s STATUS] PROG ARG...   the same, running PROG on the host; a
 #                              PROG that does not exist fails the test
 #   run_umk ARG...             run build/umk ARG..., checking only for a hang
-#   same_as_native [-s STATUS] [-i INPUT] [--OPTION...] PROG ARG...
+#   same_as_native [-s STATUS] [-i INPUT] [-k SIG:SECS] [--OPTION...] PROG ARG...
 #                              run PROG natively and under umk (with umk's
 #                              --OPTIONs, each one word: --timeline=FILE):
 #                              both must exit STATUS (default 0; '*' accepts
 #                              any, but the same on both sides) with the same
 #                              stdout. With -i, each side reads the output of
 #                              the shell command INPUT on stdin, as it comes.
+#                              With -k, each side is sent SIG (INT, TERM...)
+#                              after SECS seconds, umk from the host.
 #                              $output, $stderr and $status are umk's.
 #   require_umk                skip the test when umk cannot start on this
 #                              host (no Syscall User Dispatch); umk, run_umk
@@ -95,9 +97,9 @@ run_umk() {
 	local flags=(--separate-stderr)
 	if [[ $1 == -127 ]]; then flags=(-127 --separate-stderr); shift; fi
 	require_umk
-	echo "\$ $UMK ${UMK_OPTS:+$UMK_OPTS }$*"
+	echo "\$ ${_kill_after[*]}${_kill_after:+ }$UMK ${UMK_OPTS:+$UMK_OPTS }$*"
 	# shellcheck disable=SC2086 # UMK_OPTS is a list of options
-	_timed "${flags[@]}" timeout -k 5 "$UMK_TIMEOUT" "$UMK" ${UMK_OPTS:-} "$@"
+	_timed "${flags[@]}" timeout -k 5 "$UMK_TIMEOUT" "${_kill_after[@]}" "$UMK" ${UMK_OPTS:-} "$@"
 }
 
 umk() {
@@ -120,10 +122,18 @@ native() {
 	_expect "$want"
 }
 
+# _kill_after, set by same_as_native -k for run_umk: the command that
+# sends the signal, put before umk's command line.
+_kill_after=()
+
 same_as_native() {
-	local want=0 input='' opts=()
-	while [[ $1 == -[si] ]]; do
-		if [[ $1 == -s ]]; then want=$2; else input=$2; fi
+	local want=0 input='' opts=() _kill_after=()
+	while [[ $1 == -[sik] ]]; do
+		case $1 in
+		-s) want=$2 ;;
+		-i) input=$2 ;;
+		-k) _kill_after=(timeout --preserve-status -s "${2%%:*}" "${2#*:}") ;;
+		esac
 		shift 2
 	done
 	while [[ $1 == --?* ]]; do opts+=("$1"); shift; done
@@ -132,6 +142,9 @@ same_as_native() {
 	if [[ -n $input ]]; then
 		echo "(stdin: $input)"
 		native -s "$want" "$@" < <(bash -c "$input")
+	elif [[ ${#_kill_after[@]} -gt 0 ]]; then
+		[[ -f $1 && -x $1 ]] || fail "native: no program $1 (run make?)"
+		native -s "$want" "${_kill_after[@]}" "$@"
 	else
 		native -s "$want" "$@"
 	fi
