@@ -21,10 +21,7 @@ bad_input() {
 }
 
 @test "hello under umk prints the same as run natively, arguments included" {
-	native $H/hello one 'two words' ''
-	local n=$output
-	umk $H/hello one 'two words' ''
-	assert_equal "$output" "$n"
+	same_as_native $H/hello one 'two words' ''
 	assert_line --index 2 'two words'
 }
 
@@ -47,10 +44,7 @@ bad_input() {
 }
 
 @test "the initial stack and auxiliary vector are laid out as Linux does" {
-	native $H/auxv
-	local n=$output
-	umk $H/auxv
-	assert_equal "$output" "$n"
+	same_as_native $H/auxv
 	refute_output --partial ': no'
 }
 
@@ -141,7 +135,7 @@ PY
 }
 
 @test "the program's system calls trap as SIGSYS from Syscall User Dispatch" {
-	[[ -x $UMK ]] || fail "$UMK is missing: run make"
+	require_umk
 	run --separate-stderr timeout -k 5 "$UMK_TIMEOUT" strace -f -e trace=none -e signal=SIGSYS $UMK $H/hello
 	assert_success
 	assert_output 'hello, world'

@@ -14,9 +14,7 @@ stopper: nanosleep(500 ms) = 0 at 500 ms, rmtp says 400 ms were left
 demo: stopper exit 0, handled exit 0'
 
 @test "the demo tells the same story natively and under umk" {
-	native $H/demo
-	assert_output "$DEMO"
-	umk $H/demo
+	same_as_native $H/demo
 	assert_output "$DEMO"
 }
 
@@ -38,6 +36,7 @@ demo: stopper exit 0, handled exit 0'
 }
 
 @test "make run tells the demo's story with its trace and draws its timeline" {
+	require_umk
 	rm -f build/demo.svg
 	run --separate-stderr timeout -k 5 120 make -s run
 	assert_success

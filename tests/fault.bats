@@ -30,20 +30,13 @@ load helper
 
 @test "a signal sent to umk from outside reaches its program, whose handler runs" {
 	for sig in INT TERM; do
-		run --separate-stderr timeout --preserve-status -s $sig 0.3 $H/catchint
-		assert_equal "$status" 5
-		assert_output "caught SIG$sig"
-		run --separate-stderr timeout -k 5 --preserve-status -s $sig 0.3 $UMK $H/catchint
-		assert_equal "$status" 5
+		same_as_native -s 5 -k $sig:0.3 $H/catchint
 		assert_output "caught SIG$sig"
 	done
 }
 
 @test "^C to umk kills a program without a handler, and umk exits 130 as the program would" {
-	run --separate-stderr timeout --preserve-status -s INT 0.3 $H/sleeper 3000
-	assert_equal "$status" 130
-	run --separate-stderr timeout -k 5 --preserve-status -s INT 0.3 $UMK --trace $H/sleeper 3000
-	assert_equal "$status" 130
+	same_as_native -s 130 -k INT:0.3 --trace $H/sleeper 3000
 	untimed "$stderr" | grep -qxE '[01] signal SIGINT from the host -> every process' ||
 		fail "no forwarded SIGINT in: $stderr"
 }

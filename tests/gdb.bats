@@ -17,7 +17,7 @@ umk_gdb() {
 	local gdb_args=()
 	while [[ $1 != -- ]]; do gdb_args+=("$1"); shift; done
 	shift
-	[[ -x $UMK ]] || fail "$UMK is missing: run make"
+	require_umk
 	echo "\$ gdb -nx -batch -x harness/gdb/umk.gdb ${gdb_args[*]} --args $UMK $*"
 	run timeout -k 5 120 gdb -nx -batch -x harness/gdb/umk.gdb "${gdb_args[@]}" \
 		--args "$UMK" "$@"
@@ -264,6 +264,7 @@ section() {
 }
 
 @test "make gdb starts gdb on umk with the helpers loaded, on the virtual clock unless CLOCK=host" {
+	require_umk
 	run timeout -k 5 120 make -s gdb PROG="$H"/sleeper ARGS=10 \
 		<<<$'show args\nbreak sys_nanosleep\nrun\numk-ps\nkill\n'
 	echo "$output"

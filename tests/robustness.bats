@@ -14,6 +14,7 @@ handler runs = 1"
 @test "random arguments to every system call kill at most the caller, never umk" {
 	# 40 children, 300 random calls each, each ending in an rt_sigreturn
 	# through a garbage frame; umk itself must come through.
+	require_umk
 	run --separate-stderr timeout 120 $UMK $H/fuzz 40 300 </dev/null
 	echo "$stderr"
 	assert_success
@@ -23,9 +24,7 @@ handler runs = 1"
 }
 
 @test "a fault whose handler's frame cannot be written kills only the program" {
-	native -s 139 $H/badaltstack
-	assert_output faulting
-	umk -s 139 --trace $H/badaltstack
+	same_as_native -s 139 --trace $H/badaltstack
 	assert_output faulting
 	# umk itself reached its halt: the host did not kill it
 	untimed "$stderr" | grep -qx '1 task halt: pid 1 is gone, umk exits with 139' ||
@@ -41,9 +40,7 @@ rounding toward zero: yes"
 }
 
 @test "a frame with reserved MXCSR bits makes sigreturn kill the program, not umk" {
-	native -s 139 $H/fpframe bad
-	assert_output raising
-	umk -s 139 --trace $H/fpframe bad
+	same_as_native -s 139 --trace $H/fpframe bad
 	assert_output raising
 	untimed "$stderr" | grep -qx '1 deliver sigreturn: bad frame -> SIGSEGV' ||
 		fail "no bad-frame sigreturn in: $stderr"

@@ -24,7 +24,7 @@ load helper
 }
 
 @test "umk uses under 5% of a CPU while its only task sleeps for a second" {
-	[[ -x $UMK ]] || fail "$UMK is missing: run make"
+	require_umk
 	local TIMEFORMAT='%3U %3S %3R' times user sys real
 	times=$( { time timeout -k 5 "$UMK_TIMEOUT" $UMK $H/sleeper 1000 >/dev/null 2>&1; } 2>&1 )
 	read -r user sys real <<<"$times"

@@ -9,7 +9,6 @@ load helper
 
 @test "poll, ppoll, select, pselect6 and futex time out after the time asked" {
 	same_as_native $H/pollwait timeouts
-	assert_success
 	assert_line 'poll(none, 100 ms) = 0 after 100 ms'
 	assert_line 'select(none, 100 ms) = 0 after 100 ms, left 0 ms'
 	assert_line 'pselect6(empty pipe, 150 ms) = 0 after 150 ms, left 0 ms, in set 0'
@@ -22,7 +21,6 @@ load helper
 
 @test "a pipe written later wakes every call, and the time left is written back" {
 	same_as_native $H/pollwait ready
-	assert_success
 	assert_line 'poll(pipe written at 100 ms, 300 ms) = 1 after 100 ms, revents POLLIN'
 	assert_line 'ppoll(pipe written at 100 ms, 300 ms) = 1 after 100 ms, left 200 ms, revents POLLIN'
 	assert_line 'select(pipe written at 100 ms, 300 ms) = 1 after 100 ms, left 200 ms, in set 1'
@@ -33,7 +31,6 @@ load helper
 
 @test "pipe ends report POLLOUT, POLLHUP and POLLERR, and a negative fd is ignored" {
 	same_as_native $H/pollwait ends
-	assert_success
 	assert_line 'poll(read end, write end, fd -1) = 1, revents 0 POLLOUT 0'
 	assert_line 'select(both ends for in and out) = 1, in 0 0, out 0 1'
 	assert_line 'poll(read end, no writer, events 0) = 1, revents POLLHUP'
@@ -43,7 +40,6 @@ load helper
 
 @test "a closed fd is POLLNVAL to poll and EBADF to select" {
 	same_as_native $H/pollwait errors
-	assert_success
 	assert_line 'poll(closed fd, empty pipe) = 1, revents POLLNVAL 0'
 	assert_line 'ppoll(closed fd) = 1, revents POLLNVAL'
 	assert_line 'select(closed fd) = -1 EBADF, left 1000 ms'
@@ -73,7 +69,6 @@ load helper
 
 @test "a handler without SA_RESTART makes every wait return EINTR, select with the time left" {
 	same_as_native $H/pollwait eintr
-	assert_success
 	assert_line 'poll(300 ms) = -1 EINTR after 100 ms, handler ran 1'
 	assert_line 'poll(no timeout) = -1 EINTR after 100 ms, handler ran 2'
 	assert_line 'ppoll(300 ms) = -1 EINTR after 100 ms, left 200 ms, handler ran 3'
@@ -85,7 +80,6 @@ load helper
 
 @test "SA_RESTART restarts only the untimed futex wait: the rest return EINTR" {
 	same_as_native $H/pollwait eintr restart
-	assert_success
 	assert_line 'poll(300 ms) = -1 EINTR after 100 ms, handler ran 1'
 	assert_line 'poll(no timeout) = -1 EINTR after 100 ms, handler ran 2'
 	assert_line 'select(300 ms) = -1 EINTR after 100 ms, left 200 ms, handler ran 4'
@@ -95,7 +89,6 @@ load helper
 
 @test "ppoll and pselect6 wait under their temporary mask and put the old one back" {
 	same_as_native $H/pollwait sigmask
-	assert_success
 	assert_line 'ppoll(300 ms, mask unblocking SIGUSR1) = -1 EINTR after 0 ms, left 300 ms, handler ran 1, SIGUSR1 blocked after 1'
 	assert_line 'ppoll(300 ms, mask blocking SIGUSR1 sent at 100 ms) = 0 after 300 ms, left 0 ms, handler ran 2'
 	assert_line 'pselect6(300 ms, mask blocking SIGUSR1 sent at 100 ms) = 0 after 300 ms, left 0 ms, handler ran 3'
@@ -103,26 +96,22 @@ load helper
 
 @test "a stopped and continued poll ends at its absolute end time" {
 	same_as_native $H/pollwait stop poll
-	assert_success
 	assert_line 'poll(400 ms, stopped at 100 ms, continued at 200 ms) = 0 after 400 ms'
 }
 
 @test "a stopped and continued poll without a timeout keeps waiting for its data" {
 	same_as_native $H/pollwait stop poll-forever
-	assert_success
 	assert_line 'poll(no timeout, written at 400 ms, stopped at 100 ms, continued at 200 ms) = 1 after 400 ms, revents POLLIN'
 }
 
 @test "a stopped and continued timed futex wait ends at its absolute end time" {
 	same_as_native $H/pollwait stop futex
-	assert_success
 	assert_line 'futex(400 ms, stopped at 100 ms, continued at 200 ms) = -1 ETIMEDOUT after 400 ms'
 }
 
 @test "a stopped and continued select, pselect6 or ppoll restarts with the time it wrote back" {
 	for call in select pselect6 ppoll; do
 		same_as_native $H/pollwait stop $call
-		assert_success
 		assert_line "$call(400 ms, stopped at 100 ms, continued at 200 ms) = 0 after 500 ms, left 0 ms"
 	done
 }
