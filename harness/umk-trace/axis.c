@@ -319,11 +319,15 @@ void timeline_lay_axis(void)
 
 /* ---- drawing ---- */
 
+/* 1, 2 or 5 times a power of ten, at least ns; at most MAX_STEP, which
+ * no trace of umk's needs (its times stay under MAX_TS). */
+#define MAX_STEP	1000000000000000000ULL
+
 static u64 nice_step(double ns)
 {
 	u64 p = 1;
 
-	for (;; p *= 10) {
+	for (; p < MAX_STEP; p *= 10) {
 		if (p >= ns)
 			return p;
 		if (2 * p >= ns)
@@ -331,6 +335,7 @@ static u64 nice_step(double ns)
 		if (5 * p >= ns)
 			return 5 * p;
 	}
+	return MAX_STEP;
 }
 
 static void tick(u64 t, u64 step, double bottom)

@@ -313,7 +313,7 @@ static bool to_event(const struct jobject *o, struct trace_entry *e, char *field
 	const char *const *k;
 	int i;
 
-	if (!ts || ts->i < 0 || !pid || !ev || !get_str(o, "details"))
+	if (!ts || ts->i < 0 || (u64)ts->i >= MAX_TS || !pid || !ev || !get_str(o, "details"))
 		return false;
 	for (i = 0; i < TR_NR_EVENTS && strcmp(ev, event_names[i]); i++)
 		;
@@ -421,7 +421,9 @@ int main(int argc, char **argv)
 				"(umk --trace-format=json)\n", name, (unsigned long long)trace_seq);
 			return EXIT_BAD_TRACE;
 		}
-		end = max(end, e.ts);
+		/* The kernel's clock never goes back: a line that says it did
+		 * is drawn at the time before it. */
+		e.ts = end = max(end, e.ts);
 		lanes_event(&e);
 		if (chrome)
 			chrome_event(&e);

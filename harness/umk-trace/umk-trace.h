@@ -28,6 +28,10 @@ typedef uint64_t u64;
 #define EXIT_USAGE	2	/* unknown command, an unreadable FILE */
 #define EXIT_WRITE	3	/* the output could not be written */
 
+/* Times past this are not umk's (146 years): with them, no sum of times
+ * the layout makes can overflow. */
+#define MAX_TS		(1ULL << 62)
+
 /* The kernel's events, by their JSON "event" names. */
 enum trace_event {
 	TR_ENTER, TR_EXIT, TR_SWITCH, TR_WAKEUP, TR_TIMER, TR_SIGNAL, TR_DELIVER,
