@@ -78,7 +78,7 @@ static void check_host(void)
 	if (prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0)) {
 		fprintf(stderr, "umk: this host lacks Syscall User Dispatch (Linux 5.11 or later "
 				"with CONFIG_GENERIC_ENTRY): %s\n", strerror(errno));
-		exit(UMK_EXIT_FAILURE);
+		os_exit(UMK_EXIT_FAILURE);	/* the renderers finish first */
 	}
 }
 

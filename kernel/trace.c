@@ -14,7 +14,7 @@
 
 struct trace_ring trace_ring;
 static struct trace_sink sinks[TRACE_MAX_SINKS];
-static int nr_sinks;
+int trace_nr_sinks;
 
 static const char *const event_names[TR_NR_EVENTS] = {
 	[TR_ENTER] = "enter",	[TR_EXIT] = "exit",	[TR_SWITCH] = "switch",
@@ -30,14 +30,9 @@ const char *trace_event_name(enum trace_event ev)
 
 void trace_add_sink(int fd, enum trace_format format)
 {
-	if (nr_sinks == TRACE_MAX_SINKS)
+	if (trace_nr_sinks == TRACE_MAX_SINKS)
 		panic("trace_add_sink: more than %d sinks", TRACE_MAX_SINKS);
-	sinks[nr_sinks++] = (struct trace_sink){ .fd = fd, .format = format };
-}
-
-bool trace_writing(void)
-{
-	return nr_sinks > 0;
+	sinks[trace_nr_sinks++] = (struct trace_sink){ .fd = fd, .format = format };
 }
 
 static struct trace_entry *trace_next(enum trace_event ev)
@@ -69,7 +64,7 @@ static void trace_emit(const struct trace_entry *e)
 {
 	int i;
 
-	for (i = 0; i < nr_sinks; i++) {
+	for (i = 0; i < trace_nr_sinks; i++) {
 		if (sinks[i].format == TRACE_JSON)
 			trace_json_line(sinks[i].fd, e);
 		else
