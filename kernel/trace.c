@@ -12,8 +12,14 @@
 #include <umk/timer.h>
 #include <umk/trace.h>
 
+#define TRACE_MAX_SINKS 3
+
 struct trace_ring trace_ring;
-static struct trace_sink sinks[TRACE_MAX_SINKS];
+/* Set up at boot, before any event; never changed after. */
+static struct trace_sink {
+	int fd;				/* a host fd */
+	enum trace_format format;
+} sinks[TRACE_MAX_SINKS];
 int trace_nr_sinks;
 
 static const char *const event_names[TR_NR_EVENTS] = {

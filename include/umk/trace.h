@@ -103,18 +103,11 @@ struct trace_ring {
 
 enum trace_format { TRACE_TEXT, TRACE_JSON };
 
-/* Where events are written as they happen: --trace's file or stderr, and
- * the pipe to each renderer (arch/ starts them). Set up before the kernel
- * starts; never changed after. */
-#define TRACE_MAX_SINKS 3
-struct trace_sink {
-	int fd;				/* a host fd */
-	enum trace_format format;
-};
-
 extern struct trace_ring trace_ring;
 
-/* At boot, before start_kernel: write every event to fd in format. */
+/* At boot, before start_kernel, for each place events are written as they
+ * happen (--trace's file or stderr, the pipe to each renderer arch/
+ * starts): write every event to host fd in format. At most three. */
 void trace_add_sink(int fd, enum trace_format format);
 
 /* An event with no typed fields beyond pid and time. */
@@ -128,7 +121,7 @@ void trace_with(enum trace_event ev, const struct trace_fields *f, const char *f
  * hot path when nobody reads the trace as it goes. args: an entry's six
  * raw arguments (NULL for an exit). */
 void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args);
-extern int trace_nr_sinks;
+extern int trace_nr_sinks;	/* trace_add_sink's calls */
 /* true when events are written out as they happen (arguments worth
  * decoding). */
 static inline bool trace_writing(void)
