@@ -159,7 +159,7 @@ static void start_renderer(const char *cmd, int out_fd, const char *opt)
 
 	if (fd < 0) {
 		fprintf(stderr, "umk: %s: %s (%s needs it)\n", os_render_tool(), strerror(-fd), opt);
-		exit(UMK_EXIT_USAGE);
+		os_exit(UMK_EXIT_USAGE);	/* a renderer already started finishes */
 	}
 	close(out_fd);
 	trace_add_sink(fd, TRACE_JSON);
