@@ -45,6 +45,8 @@ USER_POST = $(shell $(CC) -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
 HARNESS_SRCS := $(sort $(wildcard harness/*.c))
 HARNESS_COMMON := $(wildcard harness/lib/*.c)
 # A program of several files is a directory with a main.c: harness/NAME/.
+# harness/umk-trace/ is one: the trace renderer, run on the host (umk spawns
+# it for --timeline and --trace-format=chrome, from build/harness/).
 HARNESS_DIRS := $(patsubst %/main.c,%,$(wildcard harness/*/main.c))
 HARNESS_PROGS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS)) \
 	$(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS))

@@ -40,11 +40,12 @@ static void usage(FILE *f)
 	      "  --trace=FILE   write them to FILE instead\n"
 	      "  --trace-format=FMT  text (the default), json (one JSON object per\n"
 	      "                 line) or chrome (Chrome trace-event format, for\n"
-	      "                 Perfetto and chrome://tracing)\n"
+	      "                 Perfetto and chrome://tracing, drawn by umk-trace)\n"
 	      "  --timeline FILE, --timeline=FILE\n"
-	      "                 at exit, draw the run in FILE as an SVG picture: a\n"
-	      "                 lane per task with its states, signals, handlers and\n"
-	      "                 restart decisions over time\n"
+	      "                 draw the run in FILE as an SVG picture: a lane per\n"
+	      "                 task with its states, signals, handlers and restart\n"
+	      "                 decisions over time (drawn by umk-trace, complete\n"
+	      "                 when umk exits)\n"
 	      "  --clock=host   time is the host's (the default)\n"
 	      "  --clock=virtual  time stands still while a task can run and jumps\n"
 	      "                 to the next timer when none can: the same run gives\n"
@@ -77,7 +78,7 @@ static void check_host(void)
 	if (prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0)) {
 		fprintf(stderr, "umk: this host lacks Syscall User Dispatch (Linux 5.11 or later "
 				"with CONFIG_GENERIC_ENTRY): %s\n", strerror(errno));
-		exit(UMK_EXIT_FAILURE);
+		os_exit(UMK_EXIT_FAILURE);	/* the renderers finish first */
 	}
 }
 
@@ -134,24 +135,39 @@ static int open_output(const char *file)
 	return fd;
 }
 
-static void set_trace_format(const char *fmt)
+/* --trace-format=chrome's Chrome trace: drawn by umk-trace from JSON lines. */
+#define FORMAT_CHROME (TRACE_JSON + 1)
+
+static int parse_trace_format(const char *fmt)
 {
-	if (!strcmp(fmt, "text")) {
-		trace_format = TRACE_TEXT;
-	} else if (!strcmp(fmt, "json")) {
-		trace_format = TRACE_JSON;
-	} else if (!strcmp(fmt, "chrome")) {
-		trace_format = TRACE_CHROME;
-		lanes_enabled = true;
-	} else {
-		usage_error("unknown trace format '%s': text, json or chrome", fmt);
+	if (!strcmp(fmt, "text"))
+		return TRACE_TEXT;
+	if (!strcmp(fmt, "json"))
+		return TRACE_JSON;
+	if (!strcmp(fmt, "chrome"))
+		return FORMAT_CHROME;
+	usage_error("unknown trace format '%s': text, json or chrome", fmt);
+}
+
+/* A renderer that writes out_fd, fed JSON lines; opt is the option that
+ * wants it. A missing tool is a usage error: umk was not built whole. */
+static void start_renderer(const char *cmd, int out_fd, const char *opt)
+{
+	int fd = os_render_start(cmd, out_fd);
+
+	if (fd < 0) {
+		fprintf(stderr, "umk: %s: %s (%s needs it)\n", os_render_tool(), strerror(-fd), opt);
+		os_exit(UMK_EXIT_USAGE);	/* a renderer already started finishes */
 	}
+	close(out_fd);
+	trace_add_sink(fd, TRACE_JSON);
 }
 
 int main(int argc, char **argv)
 {
 	static struct boot_args b;
 	bool nofsgsbase = false;
+	int trace_fd = -1, timeline_fd = -1, format = TRACE_TEXT;
 	int i;
 
 	fixed_addresses(argv);
@@ -180,18 +196,23 @@ int main(int argc, char **argv)
 		} else if (!strncmp(a, "--clock=", 8)) {
 			usage_error("unknown clock '%s': host or virtual", a + 8);
 		} else if (!strncmp(a, "--trace-format=", 15)) {
-			set_trace_format(a + 15);
+			format = parse_trace_format(a + 15);
 		} else if (!strcmp(a, "--timeline") || !strncmp(a, "--timeline=", 11)) {
 			if (a[10] != '=' && i + 1 == argc)
 				usage_error("%s--timeline needs a FILE", "");
 			timeline_fd = open_output(a[10] == '=' ? a + 11 : argv[++i]);
-			lanes_enabled = true;
 		} else {
 			usage_error("unknown option '%s'", a);
 		}
 	}
 	if (i >= argc)
 		usage_error("%sno PROGRAM given", "");
+	if (trace_fd >= 0 && format == FORMAT_CHROME)
+		start_renderer("chrome", trace_fd, "--trace-format=chrome");
+	else if (trace_fd >= 0)
+		trace_add_sink(trace_fd, format);
+	if (timeline_fd >= 0)
+		start_renderer("timeline", timeline_fd, "--timeline");
 
 	check_host();
 	b.argv = argv + i;
@@ -210,6 +231,7 @@ int main(int argc, char **argv)
 
 void os_exit(int status)
 {
+	os_render_finish();
 	irq_exit_host();
 	fflush(stdout);
 	_exit(status);

@@ -77,7 +77,6 @@ static __noreturn void umk_halt(int code)
 
 	trace_with(TR_TASK, &(struct trace_fields){ .other = 1, .ret = status, .what = "halt" },
 		   "halt: pid 1 is gone, umk exits with %d", status);
-	trace_finish();
 	os_exit(status);
 }
 

@@ -1,11 +1,10 @@
 /*
  * kernel/trace.c: the trace ring and its writers.
  *
- * Every event goes into trace_ring (gdb reads it: umk-trace) and, when umk
- * was started with --trace, is written at once to trace_fd in the chosen
- * form: text here, JSON lines and Chrome in kernel/trace_json.c. Events also
- * feed the lanes (kernel/lanes.c) when the Chrome trace or the timeline
- * needs spans, and the timeline (kernel/timeline.c) with --timeline.
+ * Every event goes into trace_ring (gdb reads it: umk-trace) and is written
+ * at once to each sink arch/ added at boot: text lines here, JSON lines in
+ * kernel/trace_json.c. The kernel only records: the Chrome trace and the
+ * timeline are drawn from the JSON lines by harness/umk-trace/, outside it.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -13,9 +12,15 @@
 #include <umk/timer.h>
 #include <umk/trace.h>
 
+#define TRACE_MAX_SINKS 3
+
 struct trace_ring trace_ring;
-int trace_fd = -1;
-enum trace_format trace_format = TRACE_TEXT;
+/* Set up at boot, before any event; never changed after. */
+static struct trace_sink {
+	int fd;				/* a host fd */
+	enum trace_format format;
+} sinks[TRACE_MAX_SINKS];
+int trace_nr_sinks;
 
 static const char *const event_names[TR_NR_EVENTS] = {
 	[TR_ENTER] = "enter",	[TR_EXIT] = "exit",	[TR_SWITCH] = "switch",
@@ -29,6 +34,13 @@ const char *trace_event_name(enum trace_event ev)
 	return ev < TR_NR_EVENTS ? event_names[ev] : "?";
 }
 
+void trace_add_sink(int fd, enum trace_format format)
+{
+	if (trace_nr_sinks == TRACE_MAX_SINKS)
+		panic("trace_add_sink: more than %d sinks", TRACE_MAX_SINKS);
+	sinks[trace_nr_sinks++] = (struct trace_sink){ .fd = fd, .format = format };
+}
+
 static struct trace_entry *trace_next(enum trace_event ev)
 {
 	struct trace_entry *e = &trace_ring.e[trace_ring.head++ & (TRACE_RING_SIZE - 1)];
@@ -37,10 +49,11 @@ static struct trace_entry *trace_next(enum trace_event ev)
 	e->pid = current->pid;
 	e->event = ev;
 	e->f = (struct trace_fields){ 0 };
+	e->task.known = false;
 	return e;
 }
 
-static void trace_text_line(const struct trace_entry *e)
+static void trace_text_line(int fd, const struct trace_entry *e)
 {
 	char line[TRACE_MSG_LEN + 64];
 	int n;
@@ -49,29 +62,35 @@ static void trace_text_line(const struct trace_entry *e)
 		     (unsigned long long)(e->ts / NSEC_PER_SEC),
 		     (unsigned long long)(e->ts % NSEC_PER_SEC / 1000), e->pid,
 		     event_names[e->event], e->msg);
-	os_write(trace_fd, line, min((size_t)n, sizeof(line) - 1));
+	os_write(fd, line, min((size_t)n, sizeof(line) - 1));
 }
 
-/* Hand a recorded event to whoever reads events as they happen. */
+/* Write a recorded event to every sink. */
 static void trace_emit(const struct trace_entry *e)
 {
-	if (lanes_enabled)
-		lanes_event(e);
-	if (timeline_fd >= 0)
-		timeline_event(e);
-	if (trace_fd < 0)
-		return;
-	switch (trace_format) {
-	case TRACE_TEXT:
-		trace_text_line(e);
-		break;
-	case TRACE_JSON:
-		trace_json_line(e);
-		break;
-	case TRACE_CHROME:
-		trace_chrome_event(e);
-		break;
+	int i;
+
+	for (i = 0; i < trace_nr_sinks; i++) {
+		if (sinks[i].format == TRACE_JSON)
+			trace_json_line(sinks[i].fd, e);
+		else
+			trace_text_line(sinks[i].fd, e);
 	}
+}
+
+/* A task event's task, from the live task while it exists: a renderer
+ * reading a saved trace has nothing else to name its lane by. */
+static void trace_task_ids(struct trace_entry *e)
+{
+	struct task_struct *t = find_task_by_pid(e->f.other);
+
+	e->task = (struct trace_task){ .known = t != NULL };
+	if (!t)
+		return;
+	e->task.tgid = t->tgid;
+	e->task.ppid = t->real_parent ? t->real_parent->tgid : 0;
+	memcpy(e->task.comm, t->comm, sizeof(e->task.comm));
+	e->task.comm[sizeof(e->task.comm) - 1] = '\0';
 }
 
 void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args)
@@ -93,6 +112,8 @@ static void trace_vrecord(enum trace_event ev, const struct trace_fields *f, con
 
 	if (f)
 		e->f = *f;
+	if (ev == TR_TASK && e->f.what)
+		trace_task_ids(e);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	trace_emit(e);
 }
@@ -113,18 +134,6 @@ void trace_with(enum trace_event ev, const struct trace_fields *f, const char *f
 	va_start(ap, fmt);
 	trace_vrecord(ev, f, fmt, ap);
 	va_end(ap);
-}
-
-void trace_finish(void)
-{
-	u64 now = ktime_since_boot();
-
-	if (lanes_enabled)
-		lanes_finish(now);
-	if (trace_fd >= 0 && trace_format == TRACE_CHROME)
-		trace_chrome_finish();
-	if (timeline_fd >= 0)
-		timeline_write(now);
 }
 
 static const char *const errno_names[] = {

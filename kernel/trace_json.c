@@ -1,5 +1,5 @@
 /*
- * kernel/trace_json.c: the trace's machine-readable forms.
+ * kernel/trace_json.c: the trace's machine-readable form, JSON lines.
  *
  * --trace-format=json writes one JSON object per event and per line; every
  * object has ts (ns since boot), pid, event and details (the text form's
@@ -8,12 +8,11 @@
  * "details":"...","nr":35,"syscall":"nanosleep","code":"ERESTART_RESTARTBLOCK",
  * "action":"EINTR","handler":"SIGUSR1"}. docs/trace.md lists them all.
  *
- * --trace-format=chrome writes the Chrome trace-event format, a JSON array
- * (the "JSON Array Format"): a "X" span per lane state (kernel/lanes.c), an
- * instant "i" event for each signal, delivery, sigreturn, restart, fault and
- * task event (a signal's on its target's track, a continue's or a group
- * kill's on the process's), and at exit "M" events naming each track: process = tgid,
- * thread = pid, so every task has its own track.
+ * The lines say everything the renderers of harness/umk-trace/ draw from
+ * (a task event's comm, tgid and ppid; a handler's frame and stack), so
+ * that a saved trace alone redraws the Chrome trace and the timeline.
+ * Each line is written with one write: under PIPE_BUF, so a renderer
+ * reading a pipe never sees half a line, whatever ends umk.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -23,9 +22,10 @@
 #include <umk/unistd.h>
 
 /* Room for the longest event: details of TRACE_MSG_LEN bytes, each escaped
- * to at most 6 ("\u00e9"), plus every other field (under 512 bytes: names
- * and numbers). Nothing is ever cut, so every line is well-formed JSON. */
-#define JSON_LINE_LEN (6 * TRACE_MSG_LEN + 512)
+ * to at most 6 ("\u00e9"), plus every other field (under 640 bytes: names,
+ * numbers and a comm of 15 bytes escaped). Nothing is ever cut, so every
+ * line is well-formed JSON. */
+#define JSON_LINE_LEN (6 * TRACE_MSG_LEN + 640)
 
 struct jbuf {
 	char b[JSON_LINE_LEN];
@@ -139,6 +139,10 @@ static void json_fields(struct jbuf *j, const struct trace_entry *e)
 		if (f->what && (!strcmp(f->what, "stop") || !strcmp(f->what, "continue") ||
 				!strcmp(f->what, "terminate")))
 			jkey_long(j, "process", f->other);
+		if (f->what && !strcmp(f->what, "handler")) {
+			jprintf(j, ",\"frame\":%lu", (unsigned long)f->ret);
+			jraw(j, f->other ? ",\"altstack\":true" : ",\"altstack\":false");
+		}
 		break;
 	case TR_RESTART:
 		jkey_syscall(j, f->nr);
@@ -162,18 +166,18 @@ static void json_fields(struct jbuf *j, const struct trace_entry *e)
 		if (strcmp(f->what, "exit") == 0 || strcmp(f->what, "reap") == 0 ||
 		    strcmp(f->what, "halt") == 0)
 			jkey_long(j, "status", f->ret);
+		if (e->task.known) {
+			jkey_str(j, "comm", e->task.comm);
+			jkey_long(j, "tgid", e->task.tgid);
+			jkey_long(j, "ppid", e->task.ppid);
+		}
 		break;
 	case TR_NR_EVENTS:
 		break;
 	}
 }
 
-static void jwrite(struct jbuf *j)
-{
-	os_write(trace_fd, j->b, j->n);
-}
-
-void trace_json_line(const struct trace_entry *e)
+void trace_json_line(int fd, const struct trace_entry *e)
 {
 	struct jbuf j = { .n = 0 };
 
@@ -182,125 +186,5 @@ void trace_json_line(const struct trace_entry *e)
 	jkey_str(&j, "details", e->msg);
 	json_fields(&j, e);
 	jraw(&j, "}\n");
-	jwrite(&j);
-}
-
-/* ---- the Chrome trace-event format ---- */
-
-static bool chrome_started;
-
-/* Open the array on the first event; separate the others with commas. */
-static void chrome_begin(struct jbuf *j)
-{
-	jraw(j, chrome_started ? ",\n" : "[\n");
-	chrome_started = true;
-}
-
-static void chrome_end(struct jbuf *j)
-{
-	jraw(j, "}");
-	jwrite(j);
-}
-
-/* Chrome's times are microseconds. */
-static void chrome_ts(struct jbuf *j, const char *key, u64 ns)
-{
-	jprintf(j, ",\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
-		(unsigned long long)(ns % 1000));
-}
-
-static void chrome_track(struct jbuf *j, pid_t pid)
-{
-	struct lane *l = lane_find(pid);
-
-	jprintf(j, ",\"pid\":%d,\"tid\":%d", l ? l->tgid : pid, pid);
-}
-
-void trace_chrome_span(const struct lane *l, u64 end)
-{
-	struct jbuf j = { .n = 0 };
-
-	chrome_begin(&j);
-	jprintf(&j, "{\"name\":\"%s\",\"cat\":\"state\",\"ph\":\"X\"", lane_state_name(l->state));
-	chrome_ts(&j, "ts", l->since);
-	chrome_ts(&j, "dur", end - l->since);
-	jprintf(&j, ",\"pid\":%d,\"tid\":%d", l->tgid, l->pid);
-	if (l->state != LANE_RUNNING && l->syscall >= 0)
-		jprintf(&j, ",\"args\":{\"syscall\":\"%s\"}", syscall_name(l->syscall));
-	chrome_end(&j);
-}
-
-/* The instant events, on the track of the task they concern: a signal on
- * its target's, the others on the task they happened in. */
-void trace_chrome_event(const struct trace_entry *e)
-{
-	struct jbuf j = { .n = 0 };
-	pid_t track = e->pid;
-	const char *cat;
-
-	switch (e->event) {
-	case TR_SIGNAL:
-		cat = "signal";
-		if (e->f.other > 0)
-			track = e->f.other;
-		break;
-	case TR_DELIVER:
-		cat = "deliver";
-		/* a continue or group kill happens in the sender */
-		if (e->f.what && (!strcmp(e->f.what, "continue") || !strcmp(e->f.what, "terminate")))
-			track = e->f.other;
-		break;
-	case TR_RESTART:
-		cat = "restart";
-		break;
-	case TR_FAULT:
-		cat = "fault";
-		break;
-	case TR_TASK:
-		cat = "task";
-		break;
-	default:
-		return;		/* system calls, switches, timers: in the spans */
-	}
-	chrome_begin(&j);
-	jraw(&j, "{\"name\":");
-	jstr(&j, e->msg);
-	jprintf(&j, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\"", cat);
-	chrome_ts(&j, "ts", e->ts);
-	chrome_track(&j, track);
-	jprintf(&j, ",\"args\":{\"from\":%d", e->pid);
-	json_fields(&j, e);
-	jraw(&j, "}");
-	chrome_end(&j);
-}
-
-static void chrome_name(const char *what, pid_t pid, pid_t tid, const char *name)
-{
-	struct jbuf j = { .n = 0 };
-
-	chrome_begin(&j);
-	jprintf(&j, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
-		what, pid, tid);
-	jstr(&j, name);
-	jraw(&j, "}");
-	chrome_end(&j);
-}
-
-/* Name every track, then close the array. */
-void trace_chrome_finish(void)
-{
-	const struct lane *l;
-	char name[48];
-	size_t i;
-
-	for (i = 0; (l = lane_at(i)); i++) {
-		snprintf(name, sizeof(name), "%s %d", l->pid ? l->comm : "idle", l->pid);
-		chrome_name("thread_name", l->tgid, l->pid, name);
-		if (l->pid == l->tgid)
-			chrome_name("process_name", l->tgid, l->pid, name);
-	}
-	if (chrome_started)
-		os_write(trace_fd, "\n]\n", 3);
-	else
-		os_write(trace_fd, "[]\n", 3);
+	os_write(fd, j.b, j.n);
 }

@@ -11,9 +11,9 @@
  *
  * C99 semantics: the output is cut to n - 1 bytes and always terminated
  * (when n > 0), and the return value is the length the whole output would
- * have had. Conversions: d i u x X o c s p %, and f (the timeline's
- * coordinates); flags - 0 # + and space; a width and a precision, either
- * as `*`; lengths hh h l ll z j t.
+ * have had. Conversions: d i u x X o c s p % (no floating point: the
+ * kernel has none); flags - 0 # + and space; a width and a precision,
+ * either as `*`; lengths hh h l ll z j t.
  */
 #include <umk/types.h>
 
@@ -96,66 +96,6 @@ static void put_integer(struct out *o, const struct spec *s, unsigned long long 
 		prefix[0] = '0';
 	}
 	put_field(o, s, prefix, digits, n);
-}
-
-/* %f, rounded to nearest with ties to even as the C library does. The
- * product v * 10^prec is exact in long double for prec <= 3 (a 53-bit
- * mantissa times at most 10 bits), which is all the kernel asks for. */
-static void put_fixed(struct out *o, const struct spec *s, double d)
-{
-	static const long long pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	struct spec is = *s;
-	char digits[48], prefix[2] = "";
-	int prec = s->prec < 0 ? 6 : s->prec > 6 ? 6 : s->prec;
-	long double v = d, scaled, frac;
-	long long whole, ip, fp;
-	int n = 0, i;
-
-	if (__builtin_signbit(d)) {
-		prefix[0] = '-';
-		v = -v;
-	} else if (s->sign) {
-		prefix[0] = s->sign;
-	}
-	if (d != d) {
-		is.prec = -1;
-		is.zero = false;
-		put_field(o, &is, prefix, "nan", 3);
-		return;
-	}
-	if (v >= 9e15L) {		/* beyond what the kernel draws */
-		is.prec = -1;
-		is.zero = false;
-		put_field(o, &is, prefix, "inf", 3);
-		return;
-	}
-	scaled = v * pow10[prec];
-	whole = (long long)scaled;
-	frac = scaled - whole;
-	if (frac > 0.5L || (frac == 0.5L && (whole & 1)))
-		whole++;
-	ip = whole / pow10[prec];
-	fp = whole % pow10[prec];
-
-	do {
-		digits[n++] = '0' + ip % 10;
-		ip /= 10;
-	} while (ip);
-	for (i = 0; i < n / 2; i++) {
-		char c = digits[i];
-
-		digits[i] = digits[n - 1 - i];
-		digits[n - 1 - i] = c;
-	}
-	if (prec || s->alt)
-		digits[n++] = '.';
-	for (i = prec - 1; i >= 0; i--) {
-		digits[n + i] = '0' + fp % 10;
-		fp /= 10;
-	}
-	n += prec;
-	is.prec = -1;
-	put_field(o, &is, prefix, digits, n);
 }
 
 static void put_string(struct out *o, const struct spec *s, const char *str)
@@ -270,9 +210,6 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			break;
 		case 's':
 			put_string(&o, &s, va_arg(ap, const char *));
-			break;
-		case 'f':
-			put_fixed(&o, &s, va_arg(ap, double));
 			break;
 		case '%':
 			put(&o, '%');

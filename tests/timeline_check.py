@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read back a umk --timeline SVG and summarise what it draws.
 
-usage: timeline_check.py [--x] FILE
+usage: timeline_check.py [--order] FILE
 
 Fails (exit 1, a message on stderr) unless FILE parses as XML, is an SVG,
 and no two labels overlap (their boxes estimated from the monospace font
@@ -13,20 +13,28 @@ umk lays them out with). Prints one line per drawn thing:
     restart <pid>
     label <pid> <text>
 
-With --x, the drawn things also say where they are across the plot, and
+With --order, the drawn things also say where they are in time, as their
+tooltips do (no pixel positions: those are the renderer's to choose), and
 exits and instants get lines of their own:
 
-    signal ... x=<x>
-    handler ... x=<left>..<right>
-    restart <pid> x=<x>
-    exit <pid> x=<x>
-    instant <ns> events=<n> x=<left>..<right>
+    signal ... at=<ms> [event=<k>/<n>]
+    handler ... at=<ms> [event=<k>..<l>/<n>]
+    restart <pid> at=<ms> [event=<k>/<n>]
+    exit <pid> at=<ms> [event=<k>/<n>]
+    instant <ns> events=<n>
+
+event=<k>/<n>: the mark is the k-th of the n events of the instant (one
+timestamp shared by several events) it is drawn in; a handler box spans
+events k to l.
 """
+import re
 import sys
 import xml.etree.ElementTree as ET
 
 SVG = "{http://www.w3.org/2000/svg}"
-CHAR_W = 6.7    # kernel/timeline.h: an 11px monospace character
+CHAR_W = 6.7    # harness/umk-trace/timeline.h: an 11px monospace character
+WHEN = re.compile(r" at ([0-9.]+) ms(?: \(one instant: event ([0-9]+)(?: to ([0-9]+))?"
+                  r" of ([0-9]+) in trace order\))?$")
 
 
 def classes(el):
@@ -45,19 +53,18 @@ def overlap(a, b):
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
 
 
-def x_of(el, with_x):
-    """' x=...' for the mark group el when with_x: its arrow, box, diamond or bar."""
-    if not with_x:
+def when(el, with_order):
+    """' at=MS [event=K[..L]/N]' for the mark group el when with_order, from its title."""
+    if not with_order:
         return ""
-    line, rect, poly = el.find(SVG + "line"), el.find(SVG + "rect"), el.find(SVG + "polygon")
-    if line is not None:
-        return f" x={float(line.get('x1')):.1f}"
-    if rect is not None and "handler" in classes(el):
-        x = float(rect.get("x"))
-        return f" x={x:.1f}..{x + float(rect.get('width')):.1f}"
-    if rect is not None:
-        return f" x={float(rect.get('x')) + float(rect.get('width')) / 2:.1f}"
-    return f" x={float(poly.get('points').split(',')[0]):.1f}"
+    title = el.find(SVG + "title")
+    m = WHEN.search((title.text or "").strip()) if title is not None else None
+    if not m:
+        sys.exit(f"a mark without a time in its title: {ET.tostring(el)[:200]!r}")
+    out = f" at={m.group(1)}"
+    if m.group(2):
+        out += f" event={m.group(2)}" + (f"..{m.group(3)}" if m.group(3) else "") + f"/{m.group(4)}"
+    return out
 
 
 def main(path, with_x=False):
@@ -75,20 +82,18 @@ def main(path, with_x=False):
         elif el.tag == SVG + "g" and "signal" in cls:
             faint = any(l.get("stroke-dasharray") for l in el.iter(SVG + "line"))
             out.append(f"signal {el.get('data-from')} {el.get('data-pid')} {el.get('data-sig')}"
-                       + (" faint" if faint else "") + x_of(el, with_x))
+                       + (" faint" if faint else "") + when(el, with_x))
         elif el.tag == SVG + "g" and "handler" in cls:
             dashed = any(r.get("stroke-dasharray") for r in el.iter(SVG + "rect"))
             out.append(f"handler {el.get('data-pid')} {el.get('data-sig')} "
                        f"depth={el.get('data-depth')}" + (" unfinished" if dashed else "")
-                       + x_of(el, with_x))
+                       + when(el, with_x))
         elif el.tag == SVG + "g" and "restart" in cls:
-            out.append(f"restart {el.get('data-pid')}" + x_of(el, with_x))
+            out.append(f"restart {el.get('data-pid')}" + when(el, with_x))
         elif el.tag == SVG + "g" and "exit" in cls and with_x:
-            out.append(f"exit {el.get('data-pid')}" + x_of(el, with_x))
+            out.append(f"exit {el.get('data-pid')}" + when(el, with_x))
         elif el.tag == SVG + "rect" and "instant" in cls and with_x:
-            x = float(el.get("x"))
-            out.append(f"instant {el.get('data-t')} events={el.get('data-events')} "
-                       f"x={x:.1f}..{x + float(el.get('width')):.1f}")
+            out.append(f"instant {el.get('data-t')} events={el.get('data-events')}")
         elif el.tag == SVG + "text" and "label" in cls:
             out.append(f"label {el.get('data-pid')} {el.text}")
             labels.append(el)
@@ -101,7 +106,7 @@ def main(path, with_x=False):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--x"]:
+    if sys.argv[1:2] == ["--order"]:
         main(sys.argv[2], with_x=True)
     else:
         main(sys.argv[1])

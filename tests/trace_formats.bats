@@ -108,3 +108,92 @@ for e in json.load(open(sys.argv[1])):
 	run python3 -m json.tool "$BATS_TEST_TMPDIR/c.json"
 	assert_success
 }
+
+# ---- umk-trace, the renderer of saved traces ----
+
+UMK_TRACE=build/harness/umk-trace
+
+# umk_trace [-s STATUS] ARG...: run build/harness/umk-trace (stdin as given),
+# failing unless it exits STATUS (default 0).
+umk_trace() {
+	local want=0
+	if [[ $1 == -s ]]; then want=$2; shift 2; fi
+	echo "\$ $UMK_TRACE $*"
+	run --separate-stderr timeout 20 $UMK_TRACE "$@"
+	[[ $status -eq $want ]] || fail "exit status $status, expected $want (stderr: $stderr)"
+}
+
+@test "umk-trace redraws a saved trace's Chrome trace, with the task names the task events carry" {
+	umk --trace="$BATS_TEST_TMPDIR/t.jsonl" --trace-format=json $H/spawn
+	umk_trace chrome "$BATS_TEST_TMPDIR/t.jsonl"
+	assert_equal "$stderr" ''
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/c.json"
+	run python3 tests/chrome_check.py "$BATS_TEST_TMPDIR/c.json"
+	assert_success
+	assert_line --regexp '^2 hello 2 spans=.*running'
+	assert_line --regexp '^[0-9]+ spawn [0-9]+ spans='
+}
+
+@test "JSON task events carry the task's comm, tgid and ppid; handler deliveries their frame and stack" {
+	umk --trace --trace-format=json $H/demo
+	echo "$stderr" | grep -F '"event":"task"' | grep -F '"kind":"fork"' \
+		| grep -qE '"task":2,"kind":"fork","comm":"demo","tgid":2,"ppid":1\}$' \
+		|| fail "no fork of 2 with its comm, tgid and ppid"
+	echo "$stderr" | grep -F '"action":"handler"' \
+		| grep -qE '"sig":"SIGUSR1","signo":10,"action":"handler","frame":[0-9]+,"altstack":false\}$' \
+		|| fail "no handler delivery with its frame and altstack"
+	umk --trace --trace-format=json $H/spawn
+	echo "$stderr" | grep -F '"kind":"thread"' | grep -qE '"comm":"spawn","tgid":1,"ppid":0\}$' \
+		|| fail "no thread of 1 named as such"
+}
+
+@test "umk-trace with an unknown command, no command or too many arguments is a usage error (2)" {
+	umk_trace -s 2 svg
+	assert_equal "$stderr" "umk-trace: unknown command 'svg': chrome or timeline (try 'umk-trace --help')"
+	assert_output ''
+	umk_trace -s 2
+	assert_equal "$stderr" "umk-trace: no command: chrome or timeline (try 'umk-trace --help')"
+	umk_trace -s 2 chrome a b
+	assert_equal "$stderr" "umk-trace: too many arguments after 'a' (try 'umk-trace --help')"
+	umk_trace --help
+	assert_output --partial 'usage: umk-trace chrome [FILE]'
+}
+
+@test "umk-trace on an unreadable FILE names it and exits 2" {
+	umk_trace -s 2 timeline /nonexistent/run.jsonl
+	assert_equal "$stderr" "umk-trace: /nonexistent/run.jsonl: No such file or directory"
+	assert_output ''
+	umk_trace -s 2 chrome "$BATS_TEST_TMPDIR"
+	assert_equal "$stderr" "umk-trace: $BATS_TEST_TMPDIR: Is a directory"
+}
+
+@test "umk-trace on a line that is not umk's JSON names the input and the line and exits 1" {
+	local f=$BATS_TEST_TMPDIR/t.jsonl
+	umk --trace="$f" --trace-format=json $H/hello
+	sed -i '3s/.*/this is not JSON/' "$f"
+	umk_trace -s 1 timeline "$f"
+	assert_equal "$stderr" "umk-trace: $f:3: not a line of umk's JSON trace (umk --trace-format=json)"
+	assert_output ''
+	# JSON, but not umk's: no ts, an unknown event, a nested value, a NUL
+	local line
+	for line in '{"a":1}' '{"ts":1,"pid":1,"event":"frob","details":""}' \
+		'{"ts":1,"pid":1,"event":"task","details":"","task":{"x":1}}' '[1,2]' \
+		'{"ts":1.5,"pid":1,"event":"task","details":""}' '{"ts":1,"pid":1,"event":"task","details":"x"} x'; do
+		umk_trace -s 1 chrome <<<"$line"
+		assert_equal "$stderr" "umk-trace: <stdin>:1: not a line of umk's JSON trace (umk --trace-format=json)"
+	done
+	printf '{"ts":1,"pid":1,"event":"task","details":"\0"}\n' >"$f"
+	umk_trace -s 1 timeline "$f"
+	# an empty trace is a trace: nothing happened
+	umk_trace chrome </dev/null
+	assert_output '[]'
+	umk_trace timeline </dev/null
+	printf '%s\n' "$output" | xmllint --noout -
+}
+
+@test "umk-trace exits 3 when its output cannot be written" {
+	umk --trace="$BATS_TEST_TMPDIR/t.jsonl" --trace-format=json $H/hello
+	run --separate-stderr sh -c "$UMK_TRACE timeline $BATS_TEST_TMPDIR/t.jsonl >/dev/full"
+	assert_equal "$status" 3
+	assert_equal "$stderr" "umk-trace: writing stdout: No space left on device"
+}

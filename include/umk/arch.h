@@ -128,8 +128,20 @@ void *kgrow(void *p, size_t n, size_t *cap, size_t size);
  * FS base with wrfsbase, that is when umk reads it back at every entry. */
 unsigned long arch_user_hwcap2(void);
 
+/* ---- arch/render.c: the trace's renderers (harness/umk-trace) ---- */
+
+/* The renderer tool: dirname(/proc/self/exe)/harness/umk-trace. */
+const char *os_render_tool(void);
+/* At boot: start `umk-trace CMD` (chrome, timeline) writing to out_fd.
+ * Returns the fd of the pipe to its stdin, for JSON lines, or -errno. */
+int os_render_start(const char *cmd, int out_fd);
+/* Close every renderer's pipe and wait until it has written its output:
+ * os_exit does, so the files are complete when umk exits. */
+void os_render_finish(void);
+
 /* ---- arch/boot.c: the process around the kernel ---- */
 
+/* Every exit of umk: its renderers finish first (os_render_finish). */
 void os_exit(int status) __noreturn;
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 /* Write to umk's own stderr (messages, oopses). */

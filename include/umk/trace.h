@@ -1,16 +1,17 @@
 /* The kernel's trace: every event goes into a ring buffer (for gdb's
- * umk-trace) and, with --trace, is written out at once in one of three
- * forms (--trace-format):
+ * umk-trace) and is written out at once to each sink arch/ set up at boot,
+ * in one of two forms:
  *
  *   text    one line per event: <seconds since boot> <pid> <event> <details>
  *           e.g. "0.001234 1 enter write(1, \"hi\\n\", 3)"; the fields after
  *           the time are stable, so tests can match them.
- *   json    one JSON object per line, the same event with typed fields.
- *   chrome  the Chrome trace-event format (Perfetto, chrome://tracing): one
- *           track per task with spans for running, runnable, sleeping and
- *           stopped, and instant events for signals, restarts, sigreturns.
+ *   json    one JSON object per line, the same event with typed fields:
+ *           everything a renderer needs, so a saved trace alone suffices.
  *
- * docs/trace.md documents every field. */
+ * The kernel draws nothing: the Chrome trace and the timeline are rendered
+ * from the JSON lines by a hosted tool (harness/umk-trace/), which
+ * --trace-format=chrome and --timeline start at boot and feed through a
+ * pipe. docs/trace.md documents every field. */
 #ifndef UMK_TRACE_H
 #define UMK_TRACE_H
 
@@ -61,8 +62,8 @@ enum trace_event {
  *                                                     NULL: a failed exec
  *
  * A field an event does not list is meaningless for it (zero) and is not
- * written out; a handler's frame address and altstack are not written out
- * either (they tell a nested handler from one a siglongjmp left). */
+ * written out. A task event also carries the task's comm, tgid and ppid
+ * (struct trace_task), taken when it is recorded. */
 struct trace_fields {
 	long nr;
 	long ret;
@@ -74,11 +75,20 @@ struct trace_fields {
 #define TRACE_MSG_LEN 200
 #define TRACE_RING_SIZE 4096	/* entries; a power of two */
 
+/* Who a task event's task is, as perf's COMM and FORK records say it:
+ * filled by the trace itself from the live task, if it still exists. */
+struct trace_task {
+	bool known;			/* false: the task was already gone */
+	pid_t tgid, ppid;		/* ppid: the parent process's tgid, or 0 */
+	char comm[16];
+};
+
 struct trace_entry {
 	u64 ts;				/* ns since boot */
 	pid_t pid;			/* the task the event happened in */
 	enum trace_event event;
 	struct trace_fields f;
+	struct trace_task task;		/* TR_TASK with a kind only */
 	char msg[TRACE_MSG_LEN];	/* the text form's details; empty for a
 					 * syscall recorded unformatted
 					 * (trace_syscall) */
@@ -91,11 +101,14 @@ struct trace_ring {
 	struct trace_entry e[TRACE_RING_SIZE];
 };
 
-enum trace_format { TRACE_TEXT, TRACE_JSON, TRACE_CHROME };
+enum trace_format { TRACE_TEXT, TRACE_JSON };
 
 extern struct trace_ring trace_ring;
-extern int trace_fd;			/* host fd for --trace, or -1 */
-extern enum trace_format trace_format;
+
+/* At boot, before start_kernel, for each place events are written as they
+ * happen (--trace's file or stderr, the pipe to each renderer arch/
+ * starts): write every event to host fd in format. At most three. */
+void trace_add_sink(int fd, enum trace_format format);
 
 /* An event with no typed fields beyond pid and time. */
 void trace(enum trace_event ev, const char *fmt, ...) __printf(2, 3);
@@ -108,50 +121,16 @@ void trace_with(enum trace_event ev, const struct trace_fields *f, const char *f
  * hot path when nobody reads the trace as it goes. args: an entry's six
  * raw arguments (NULL for an exit). */
 void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args);
+extern int trace_nr_sinks;	/* trace_add_sink's calls */
 /* true when events are written out as they happen (arguments worth
  * decoding). */
 static inline bool trace_writing(void)
 {
-	return trace_fd >= 0;
+	return trace_nr_sinks > 0;
 }
-/* At umk's exit: close the Chrome trace's array, write the timeline. */
-void trace_finish(void);
 const char *trace_event_name(enum trace_event ev);
 
-/* kernel/trace_json.c: the machine-readable forms. */
-void trace_json_line(const struct trace_entry *e);
-void trace_chrome_event(const struct trace_entry *e);
-void trace_chrome_finish(void);
-
-/* kernel/lanes.c: what each task was doing over time, for the Chrome
- * trace's spans and the timeline. A lane is one task. */
-enum lane_state { LANE_NONE, LANE_RUNNING, LANE_RUNNABLE, LANE_SLEEPING, LANE_STOPPED,
-		  LANE_DEAD };
-
-struct lane {
-	pid_t pid, tgid;
-	pid_t ppid;		/* the parent process when the lane began */
-	char comm[16];
-	enum lane_state state;
-	u64 since;		/* ns since boot the state began */
-	u64 since_seq;		/* the event that began it: trace_ring.head then */
-	long syscall;		/* the call it sleeps or stops in, or -1 */
-};
-
-extern bool lanes_enabled;	/* set when a consumer of spans is on */
-void lanes_event(const struct trace_entry *e);
-void lanes_finish(u64 now);	/* close every lane's open span */
-const char *lane_state_name(enum lane_state s);
-struct lane *lane_find(pid_t pid);	/* the newest lane of pid, or NULL */
-struct lane *lane_at(size_t i);		/* the i-th lane made, or NULL */
-/* Called when a lane leaves a state it held since l->since. */
-void trace_chrome_span(const struct lane *l, u64 end);
-
-/* kernel/timeline.c: --timeline FILE, an SVG picture of the run written at
- * umk's exit (one lane per task: states, signals, handlers, restarts). */
-extern int timeline_fd;			/* host fd for --timeline, or -1 */
-void timeline_event(const struct trace_entry *e);	/* every event */
-void timeline_span(const struct lane *l, u64 end);	/* as a lane leaves a state */
-void timeline_write(u64 end);		/* at exit, after lanes_finish */
+/* kernel/trace_json.c: one event as a JSON line, written to fd. */
+void trace_json_line(int fd, const struct trace_entry *e);
 
 #endif

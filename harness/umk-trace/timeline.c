@@ -1,37 +1,38 @@
 /*
- * kernel/timeline.c: --timeline FILE, a picture of a run (SVG): recording
- * the run and laying it out; kernel/timeline_svg.c writes the picture.
+ * harness/umk-trace/timeline.c: `umk-trace timeline`, a picture of a run
+ * (SVG): recording the run and laying it out; svg.c writes the picture.
  *
- * At umk's exit FILE gets one lane per task, named "pid comm", with time
- * running left to right: the task's states as coloured spans (running,
- * runnable, sleeping, stopped: kernel/lanes.c), signals as arrows from the
- * sender's lane to the target's, each signal handler as a box over its lane
- * from the delivery to its sigreturn (a nested handler's box inside the one
- * it interrupted), restart decisions, faults and exits as labelled marks, a
+ * The picture has one lane per task, named "pid comm", with time running
+ * left to right: the task's states as coloured spans (running, runnable,
+ * sleeping, stopped: lanes.c), signals as arrows from the sender's lane to
+ * the target's, each signal handler as a box over its lane from the
+ * delivery to its sigreturn (a nested handler's box inside the one it
+ * interrupted), restart decisions, faults and exits as labelled marks, a
  * time axis in ms and a legend. It is meant to be pasted into a bug report
  * and read without the docs.
  *
  * Where marks crowd, the time axis magnifies; where events share one time
- * (--clock=virtual), it spreads them out in trace order
- * (kernel/timeline_axis.c).
- * Labels go first-fit into rows above their lane's bar, so they never
- * overlap; one that finds no row is left out and counted in a note.
+ * (--clock=virtual), it spreads them out in trace order (axis.c). Labels
+ * go first-fit into rows above their lane's bar, so they never overlap;
+ * one that finds no row is left out and counted in a note.
  *
  * The idle task (pid 0) has no lane: the CPU is idle wherever no lane is
  * running. Signals the kernel sends on its own (a timer's, the host's ^C
  * passed on) come down from the time axis.
  *
- * Interface (include/umk/trace.h): while timeline_fd >= 0, timeline_event
- * gets every event and timeline_span every closed lane span; timeline_write
- * lays the run out and has it drawn. Records grow up to MAX_MARKS and
- * MAX_SPANS; past that the picture stops, with a red line and a note.
+ * A handler's frame address and whether it is on the altstack (the
+ * deliver event's frame and altstack) tell a nested handler from one that
+ * a siglongjmp left.
+ *
+ * Interface (umk-trace.h): timeline_event gets every event and
+ * timeline_span every closed lane span, in trace order; timeline_write
+ * lays the run out and has it drawn, at the end of the input. Records grow
+ * up to MAX_MARKS and MAX_SPANS; past that the picture stops, with a red
+ * line and a note.
  */
-#include <umk/arch.h>
-#include <umk/signal.h>
-
 #include "timeline.h"
 
-int timeline_fd = -1;
+#define SIGCONT 18
 
 struct timeline tl;
 static size_t marks_cap, spans_cap;
@@ -47,7 +48,7 @@ static void truncate_at(u64 ts)
 {
 	tl.truncated = true;
 	tl.truncated_at = ts;
-	truncated_seq = trace_ring.head;
+	truncated_seq = trace_seq;
 }
 
 static int lane_no(pid_t pid)
@@ -69,7 +70,7 @@ static struct mark *new_mark(enum mark_kind kind, u64 ts, int lane)
 	}
 	tl.marks = kgrow(tl.marks, tl.nr_marks, &marks_cap, sizeof(*tl.marks));
 	m = &tl.marks[tl.nr_marks++];
-	*m = (struct mark){ .ts = ts, .seq = trace_ring.head, .lane = lane, .from = -1,
+	*m = (struct mark){ .ts = ts, .seq = trace_seq, .lane = lane, .from = -1,
 			    .next_open = -1, .kind = kind };
 	return m;
 }
@@ -106,7 +107,7 @@ static void end_frame(int *link, u64 ts, bool sigreturn)
 	struct mark *m = &tl.marks[*link];
 
 	m->end = ts;
-	m->end_seq = trace_ring.head;
+	m->end_seq = trace_seq;
 	m->unfinished = !sigreturn;
 	*link = m->next_open;
 }
@@ -219,7 +220,7 @@ void timeline_event(const struct trace_entry *e)
 			snprintf(m->text, sizeof(m->text), "killed by %s%s",
 				 signal_name(e->f.ret & 0x7f) ?: "?", e->f.ret & 0x80 ? " (core)" : "");
 		else if (m)
-			snprintf(m->text, sizeof(m->text), "exit %ld", (e->f.ret >> 8) & 0xff);
+			snprintf(m->text, sizeof(m->text), "exit %lld", (e->f.ret >> 8) & 0xff);
 		break;
 	default:
 		break;
@@ -240,7 +241,7 @@ void timeline_span(const struct lane *l, u64 end)
 	tl.spans[tl.nr_spans++] = (struct span){
 		.start = l->since, .start_seq = l->since_seq,
 		.end = tl.truncated ? min(end, tl.truncated_at) : end,
-		.end_seq = tl.truncated ? min(trace_ring.head, truncated_seq) : trace_ring.head,
+		.end_seq = tl.truncated ? min(trace_seq, truncated_seq) : trace_seq,
 		.lane = l - lane_at(0), .state = l->state, .syscall = l->syscall };
 }
 
@@ -359,7 +360,7 @@ static double layout(void)
 /* Handler labels need their frame's end; a frame still open ends with the
  * run (without sigreturn) or at the truncation. A handler that returned at
  * the time it was delivered took no time: it is drawn in one instant
- * (kernel/timeline_axis.c), whose width is order, not time. */
+ * (harness/umk-trace/axis.c), whose width is order, not time. */
 static void finish_handlers(void)
 {
 	char dur[32];
@@ -385,8 +386,6 @@ static void finish_handlers(void)
 
 void timeline_write(u64 end)
 {
-	if (timeline_fd < 0)
-		return;
 	tl.ran = tl.truncated ? tl.truncated_at : end;
 	tl.end = max(tl.ran, 1);
 	finish_handlers();

@@ -1,10 +1,10 @@
-/* kernel/timeline.h: what kernel/timeline.c (recording the run, laying it
- * out), kernel/timeline_axis.c (the time axis) and kernel/timeline_svg.c
- * (writing the picture) share for --timeline. Lengths are px of the SVG. */
-#ifndef KERNEL_TIMELINE_H
-#define KERNEL_TIMELINE_H
+/* harness/umk-trace/timeline.h: what timeline.c (recording the run, laying
+ * it out), axis.c (the time axis) and svg.c (writing the picture) share for
+ * `umk-trace timeline`. Lengths are px of the SVG. */
+#ifndef UMK_TRACE_TIMELINE_H
+#define UMK_TRACE_TIMELINE_H
 
-#include <umk/trace.h>
+#include "umk-trace.h"
 
 #define WIDTH		1200
 #define PLOT_X0		190.0		/* left of it: the lane names */
@@ -28,7 +28,7 @@
 enum mark_kind { MK_SIGNAL, MK_HANDLER, MK_RESTART, MK_FAULT, MK_EXIT };
 
 /* Times are ns since boot; a seq is an event's place in trace order
- * (trace_ring.head once it was traced), which orders events that share a
+ * (its line in the trace), which orders events that share a
  * time: under --clock=virtual, most do. */
 
 /* Something that happened at one time to one task, drawn with a label. */
@@ -51,7 +51,7 @@ struct mark {
 	int row;		/* layout: label row, ROW_BAR, or -1 left out */
 };
 
-/* A lane's state from start to end (kernel/lanes.c). */
+/* A lane's state from start to end (harness/umk-trace/lanes.c). */
 struct span {
 	u64 start, start_seq, end, end_seq;
 	int lane;

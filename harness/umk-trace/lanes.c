@@ -1,21 +1,21 @@
 /*
- * kernel/lanes.c: what each task was doing over time.
+ * harness/umk-trace/lanes.c: what each task was doing over time.
  *
  * The Chrome trace and the timeline draw one lane per task, made of spans:
  * running, runnable (waiting for the CPU), sleeping, stopped. The lanes
  * follow the trace's own events, so a span begins and ends exactly where the
  * text trace shows it: switch (prev leaves for the reason given, next runs),
  * wakeup (a sleeper or stopped task becomes runnable), fork and thread (a new
- * task's lane begins; its wakeup makes it runnable). A span is handed to its
- * consumers when it ends.
+ * task's lane begins; its wakeup makes it runnable). A span is handed to
+ * lanes_span, the renderer's, when it ends. A lane is named by the comm,
+ * tgid and ppid its task events carry (fork, thread, exec); until one comes
+ * it is "?", its own process, with no parent.
  *
  * The idle task (pid 0) has a lane too: its running spans are the CPU idle.
  */
-#include <umk/arch.h>
-#include <umk/sched.h>
-#include <umk/trace.h>
+#include "umk-trace.h"
 
-bool lanes_enabled;
+void (*lanes_span)(const struct lane *l, u64 end);
 
 static struct lane *lanes;	/* by first appearance */
 static size_t nr_lanes, lanes_cap;
@@ -51,18 +51,16 @@ struct lane *lane_at(size_t i)
 /* pid's lane, made on its first event. */
 static struct lane *lane_get(pid_t pid)
 {
-	struct task_struct *t;
 	struct lane *l = lane_find(pid);
 
 	if (l && l->state != LANE_DEAD)
 		return l;
 	lanes = kgrow(lanes, nr_lanes, &lanes_cap, sizeof(*lanes));
 	l = &lanes[nr_lanes++];
-	t = find_task_by_pid(pid);
 	l->pid = pid;
-	l->tgid = t ? t->tgid : pid;
-	l->ppid = t && t->real_parent ? t->real_parent->tgid : 0;
-	snprintf(l->comm, sizeof(l->comm), "%s", t ? t->comm : "?");
+	l->tgid = pid;
+	l->ppid = 0;
+	snprintf(l->comm, sizeof(l->comm), "?");
 	l->state = LANE_NONE;
 	l->since = 0;
 	l->since_seq = 0;
@@ -74,19 +72,17 @@ static void lane_set(struct lane *l, enum lane_state s, u64 ts)
 {
 	if (l->state == s)
 		return;
-	if (l->state != LANE_NONE && l->state != LANE_DEAD) {
-		if (trace_fd >= 0 && trace_format == TRACE_CHROME)
-			trace_chrome_span(l, ts);
-		if (timeline_fd >= 0)
-			timeline_span(l, ts);
-	}
+	if (l->state != LANE_NONE && l->state != LANE_DEAD)
+		lanes_span(l, ts);
 	l->state = s;
 	l->since = ts;
-	l->since_seq = trace_ring.head;
+	l->since_seq = trace_seq;
 }
 
 static enum lane_state switched_out(pid_t pid, const char *why)
 {
+	if (!why)
+		why = "";
 	if (pid == 0)
 		return LANE_NONE;	/* idle is only ever running or not */
 	if (!strcmp(why, "sleep"))
@@ -119,16 +115,14 @@ void lanes_event(const struct trace_entry *e)
 			lane_set(l, LANE_RUNNABLE, e->ts);
 		break;
 	case TR_TASK:
-		if (!e->f.what)
+		if (!e->f.what || (strcmp(e->f.what, "fork") && strcmp(e->f.what, "thread") &&
+				   strcmp(e->f.what, "exec")))
 			break;
-		if (!strcmp(e->f.what, "fork") || !strcmp(e->f.what, "thread"))
-			lane_get(e->f.other);
-		if (!strcmp(e->f.what, "exec")) {
-			struct task_struct *t = find_task_by_pid(e->f.other);
-
-			l = lane_get(e->f.other);
-			if (t)
-				snprintf(l->comm, sizeof(l->comm), "%s", t->comm);
+		l = lane_get(e->f.other);
+		if (e->task.known) {
+			l->tgid = e->task.tgid;
+			l->ppid = e->task.ppid;
+			snprintf(l->comm, sizeof(l->comm), "%s", e->task.comm);
 		}
 		break;
 	default:

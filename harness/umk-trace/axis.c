@@ -1,6 +1,6 @@
 /*
- * kernel/timeline_axis.c: the --timeline picture's time axis: where an event
- * at a time goes across the plot, and the axis drawn (kernel/timeline.h).
+ * harness/umk-trace/axis.c: the timeline picture's time axis: where an
+ * event at a time goes across the plot, and the axis drawn (timeline.h).
  *
  * Marks microseconds apart would share a pixel in a run of seconds, so the
  * axis is piecewise linear: where marks crowd, a shaded band magnifies that
@@ -21,7 +21,6 @@
  * an event (time, seq) to its x; timeline_draw_axis() draws instants, bands
  * and the ticks in ms.
  */
-#include <umk/arch.h>
 
 #include "timeline.h"
 
@@ -134,8 +133,8 @@ static void sift_down(struct point *p, size_t root, size_t n)
 	p[root] = top;
 }
 
-/* Heapsort into trace order: the kernel has no qsort, and up to 300000
- * points want no quadratic sort. */
+/* Heapsort into trace order: up to 300000 points want no quadratic sort,
+ * and a sort of its own orders equal points the same on every libc. */
 static void sort_points(struct point *p, size_t n)
 {
 	struct point t;
@@ -320,11 +319,15 @@ void timeline_lay_axis(void)
 
 /* ---- drawing ---- */
 
+/* 1, 2 or 5 times a power of ten, at least ns; at most MAX_STEP, which
+ * no trace of umk's needs (its times stay under MAX_TS). */
+#define MAX_STEP	1000000000000000000ULL
+
 static u64 nice_step(double ns)
 {
 	u64 p = 1;
 
-	for (;; p *= 10) {
+	for (; p < MAX_STEP; p *= 10) {
 		if (p >= ns)
 			return p;
 		if (2 * p >= ns)
@@ -332,6 +335,7 @@ static u64 nice_step(double ns)
 		if (5 * p >= ns)
 			return 5 * p;
 	}
+	return MAX_STEP;
 }
 
 static void tick(u64 t, u64 step, double bottom)

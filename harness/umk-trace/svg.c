@@ -1,42 +1,22 @@
 /*
- * kernel/timeline_svg.c: the --timeline picture, written as SVG from what
- * kernel/timeline.c recorded and laid out (kernel/timeline.h).
+ * harness/umk-trace/svg.c: the timeline picture, written as SVG to stdout
+ * from what timeline.c recorded and laid out (timeline.h).
  *
- * Drawn bottom up: the time axis (kernel/timeline_axis.c), then each lane (its
+ * Drawn bottom up: the time axis (axis.c), then each lane (its
  * name, its state spans), handler boxes, signal arrows and the other marks,
  * then the labels over everything, the legend and any notes. Every drawn
  * thing has a class (lane, span, handler, signal, restart, label...) and
  * data-pid attributes, so tests and tools can read the picture back. Text is
  * escaped for XML and the file is ASCII whatever a task's name holds.
  */
-#include <umk/arch.h>
-#include <umk/signal.h>
-#include <umk/syscalls.h>
 
 #include "timeline.h"
 
 #define FONT		"DejaVu Sans Mono,Menlo,Consolas,monospace"
 
-static char obuf[8192];
-static size_t olen;
-
-static void oflush(void)
-{
-	size_t off = 0;
-	ssize_t w;
-
-	while (off < olen && (w = os_write(timeline_fd, obuf + off, olen - off)) > 0)
-		off += w;
-	olen = 0;
-}
-
 void oputs(const char *s)
 {
-	for (; *s; s++) {
-		if (olen == sizeof(obuf))
-			oflush();
-		obuf[olen++] = *s;
-	}
+	fputs(s, stdout);
 }
 
 void oprintf(const char *fmt, ...)
@@ -229,7 +209,7 @@ static void draw_lane(size_t i)
 	const struct lane *l = lane_at(i);
 	int r = tl.lrow[i];
 	double bar = tl.bar_y[r], top = bar - max(tl.nrows[r], 1) * ROW_H - 10;
-	char name[48];
+	char name[96];
 
 	oprintf("<g class=\"lane\" data-pid=\"%d\" shape-rendering=\"crispEdges\" data-comm=\"",
 		l->pid);
@@ -534,5 +514,4 @@ void timeline_svg(double bottom)
 	legend(bottom + 26, true);
 	notes(y);
 	oputs("</svg>\n");
-	oflush();
 }
