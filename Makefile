@@ -70,8 +70,10 @@ $(BUILD)/umk: $(OBJS) $(BUILD)/wall.ok
 
 # The wall around kernel/ (docs/design.md "The FS base"): kernel objects may
 # take from outside umk only these C library functions, which touch no
-# thread-local state; everything else comes from kernel/ or arch/. And no
+# thread-local state; everything else comes from kernel/ or arch/. No
 # object of umk's has a %fs operand: only glibc and user programs use %fs.
+# And arch/ sees the kernel only through its interface headers: arch.h,
+# entry.h, ptrace.h, fpu.h and the user ABI (uapi/).
 KERNEL_HOST_SYMBOLS := memcmp memcpy memmove memset strcmp strlen strncmp strnlen strrchr
 $(BUILD)/wall.ok: $(OBJS)
 	@echo "  CHECK   the host wall"
@@ -85,6 +87,11 @@ $(BUILD)/wall.ok: $(OBJS)
 	$(Q)bad=$$(objdump -d $(OBJS) | awk '/^[^ ].*:$$/ { f = $$0 } /%fs[:,]/ { print f }' | sort -u); \
 	if [ -n "$$bad" ]; then \
 		echo "make: umk code uses %fs (only glibc and user programs may): $$bad" >&2; \
+		exit 1; fi
+	$(Q)bad=$$(grep -ho '#include <umk/[a-z_/]*\.h>' arch/*.c arch/*.h arch/*.S | sort -u | \
+		grep -v -e '<umk/\(arch\|entry\|ptrace\|fpu\)\.h>' -e '<umk/uapi/'); \
+	if [ -n "$$bad" ]; then \
+		echo "make: arch/ includes a kernel-internal header: $$bad" >&2; \
 		exit 1; fi
 	$(Q)rm -f $@.defined && touch $@
 

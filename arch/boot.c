@@ -21,7 +21,6 @@
 
 #include <umk/arch.h>
 #include <umk/entry.h>
-#include <umk/trace.h>
 
 #define UMK_VERSION "0.1.0"
 
@@ -82,16 +81,24 @@ static void check_host(void)
 	}
 }
 
-struct boot_args {
-	char **argv;
-	char **envp;
-};
+/* The command line's options for the kernel (include/umk/entry.h). */
+static struct boot_options boot_options;
 
 static void boot_kernel(void *arg)
 {
-	struct boot_args *b = arg;
+	start_kernel(arg);
+}
 
-	start_kernel(b->argv, b->envp);
+/* Events go to fd as they happen, in JSON lines or text. */
+static void add_trace_sink(int fd, bool json)
+{
+	struct boot_options *o = &boot_options;
+
+	if (o->nr_trace_sinks == BOOT_MAX_TRACE_SINKS)
+		panic("add_trace_sink: more than %d", BOOT_MAX_TRACE_SINKS);
+	o->trace_sinks[o->nr_trace_sinks].fd = fd;
+	o->trace_sinks[o->nr_trace_sinks].json = json;
+	o->nr_trace_sinks++;
 }
 
 
@@ -135,15 +142,16 @@ static int open_output(const char *file)
 	return fd;
 }
 
-/* --trace-format=chrome's Chrome trace: drawn by umk-trace from JSON lines. */
-#define FORMAT_CHROME (TRACE_JSON + 1)
+/* --trace-format: text and JSON lines come from the kernel; the Chrome
+ * trace is drawn by umk-trace from JSON lines. */
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CHROME };
 
-static int parse_trace_format(const char *fmt)
+static enum format parse_trace_format(const char *fmt)
 {
 	if (!strcmp(fmt, "text"))
-		return TRACE_TEXT;
+		return FORMAT_TEXT;
 	if (!strcmp(fmt, "json"))
-		return TRACE_JSON;
+		return FORMAT_JSON;
 	if (!strcmp(fmt, "chrome"))
 		return FORMAT_CHROME;
 	usage_error("unknown trace format '%s': text, json or chrome", fmt);
@@ -160,14 +168,14 @@ static void start_renderer(const char *cmd, int out_fd, const char *opt)
 		os_exit(UMK_EXIT_USAGE);	/* a renderer already started finishes */
 	}
 	close(out_fd);
-	trace_add_sink(fd, TRACE_JSON);
+	add_trace_sink(fd, true);
 }
 
 int main(int argc, char **argv)
 {
-	static struct boot_args b;
 	bool nofsgsbase = false;
-	int trace_fd = -1, timeline_fd = -1, format = TRACE_TEXT;
+	int trace_fd = -1, timeline_fd = -1;
+	enum format format = FORMAT_TEXT;
 	int i;
 
 	fixed_addresses(argv);
@@ -188,11 +196,11 @@ int main(int argc, char **argv)
 		} else if (!strncmp(a, "--trace=", 8)) {
 			trace_fd = open_output(a + 8);
 		} else if (!strcmp(a, "--clock=virtual")) {
-			clock_virtual = true;
+			boot_options.clock_virtual = true;
 		} else if (!strcmp(a, "--nofsgsbase")) {
 			nofsgsbase = true;
 		} else if (!strcmp(a, "--clock=host")) {
-			clock_virtual = false;
+			boot_options.clock_virtual = false;
 		} else if (!strncmp(a, "--clock=", 8)) {
 			usage_error("unknown clock '%s': host or virtual", a + 8);
 		} else if (!strncmp(a, "--trace-format=", 15)) {
@@ -210,23 +218,23 @@ int main(int argc, char **argv)
 	if (trace_fd >= 0 && format == FORMAT_CHROME)
 		start_renderer("chrome", trace_fd, "--trace-format=chrome");
 	else if (trace_fd >= 0)
-		trace_add_sink(trace_fd, format);
+		add_trace_sink(trace_fd, format == FORMAT_JSON);
 	if (timeline_fd >= 0)
 		start_renderer("timeline", timeline_fd, "--timeline");
 
 	check_host();
-	b.argv = argv + i;
-	b.envp = environ;
+	boot_options.argv = argv + i;
+	boot_options.envp = environ;
 
 	fs_base_init(nofsgsbase);
 	trap_init();
 	sud_enable();
-	time_init(clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
+	time_init(boot_options.clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
 	irq_init();
 	void *stack = arch_alloc_kstack();
 	if (!stack)
 		panic("main: no memory for the idle task's stack");
-	arch_boot_switch(idle_task_init(stack), boot_kernel, &b);
+	arch_boot_switch(idle_task_init(stack), boot_kernel, &boot_options);
 }
 
 void os_exit(int status)

@@ -39,10 +39,16 @@ static void kernel_init(void *unused)
 	arch_enter_user(tsk->regs);
 }
 
-void start_kernel(char **argv, char **envp)
+void start_kernel(const struct boot_options *opts)
 {
-	init_argv = argv;
-	init_envp = envp;
+	int i;
+
+	init_argv = opts->argv;
+	init_envp = opts->envp;
+	clock_virtual = opts->clock_virtual;
+	for (i = 0; i < opts->nr_trace_sinks; i++)
+		trace_add_sink(opts->trace_sinks[i].fd,
+			       opts->trace_sinks[i].json ? TRACE_JSON : TRACE_TEXT);
 	ktime_since_boot();
 	sched_init();
 	create_init_task(kernel_init, NULL);

@@ -7,7 +7,9 @@
  * the stack protector's canary). This one touches no thread-local state
  * and makes no call outside this file, so kernel/ may format anywhere. The
  * build checks that kernel/ takes nothing else from the C library than the
- * string functions of include/umk/types.h (Makefile, check-wall).
+ * string functions of include/umk/types.h (the Makefile's wall check).
+ * Being the program's snprintf, it is also the one arch/'s snprintf calls
+ * reach (panic, oops, render.c); glibc's fprintf keeps its own internal one.
  *
  * C99 semantics: the output is cut to n - 1 bytes and always terminated
  * (when n > 0), and the return value is the length the whole output would

@@ -65,6 +65,14 @@ copy_tree() {
 	assert [ -n "$(grep -F "wall_test" <<<"$stderr")" ]
 }
 
+@test "make refuses arch/ code that includes a kernel-internal header" {
+	copy_tree
+	sed -i 's|#include <umk/arch.h>|&\n#include <umk/list.h>|' "$TREE/arch/irq.c"
+	run --separate-stderr make -C "$TREE" build/umk
+	assert_failure
+	assert [ -n "$(grep -F "arch/ includes a kernel-internal header: #include <umk/list.h>" <<<"$stderr")" ]
+}
+
 @test "the tree as it is passes the wall" {
 	rm -f build/wall.ok
 	run --separate-stderr make -s build/wall.ok

@@ -17,12 +17,25 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 void exit_to_user_mode_loop(struct pt_regs *regs);
 void irq_replay(void);
 
-/* kernel/init.c: runs on the idle task's stack once arch/ has booted.
- * Runs argv[0] as pid 1 with envp. */
-void start_kernel(char **argv, char **envp) __noreturn;
+/* What umk's command line asks of the kernel: arch/boot.c parses it and
+ * hands it over whole to start_kernel(), as a boot loader hands Linux its
+ * boot parameters. */
+#define BOOT_MAX_TRACE_SINKS 3
+struct boot_options {
+	char **argv;			/* pid 1's: argv[0] is the program */
+	char **envp;
+	bool clock_virtual;		/* --clock=virtual */
+	int nr_trace_sinks;		/* where events are written as they happen */
+	struct {
+		int fd;			/* a host fd: --trace's file or stderr, or
+					 * the pipe to a renderer arch/ started */
+		bool json;		/* JSON lines; else text */
+	} trace_sinks[BOOT_MAX_TRACE_SINKS];
+};
 
-/* kernel/time.c: --clock=virtual. Set before start_kernel, never after. */
-extern bool clock_virtual;
+/* kernel/init.c: runs on the idle task's stack once arch/ has booted.
+ * Applies opts, then runs opts->argv[0] as pid 1. */
+void start_kernel(const struct boot_options *opts) __noreturn;
 
 /* Exit statuses of umk itself (documented in README.md) */
 #define UMK_EXIT_USAGE 2

@@ -64,7 +64,9 @@ u64 cpu_clock(void);		/* ns on the clock of time slices (above) */
  * virtual clock on by ns, so a program that spins until time passes sees
  * it pass. */
 void virtual_clock_forward(u64 ns);
-u64 ktime_since_boot(void);	/* ns since umk started, for the trace */
+u64 ktime_since_boot(void);
+/* --clock=virtual (kernel/time.c): set by start_kernel, never after. */
+extern bool clock_virtual;	/* ns since umk started, for the trace */
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
 

@@ -105,9 +105,9 @@ enum trace_format { TRACE_TEXT, TRACE_JSON };
 
 extern struct trace_ring trace_ring;
 
-/* At boot, before start_kernel, for each place events are written as they
- * happen (--trace's file or stderr, the pipe to each renderer arch/
- * starts): write every event to host fd in format. At most three. */
+/* At boot, from start_kernel's boot options, for each place events are
+ * written as they happen (--trace's file or stderr, the pipe to each
+ * renderer arch/ starts): write every event to host fd in format. */
 void trace_add_sink(int fd, enum trace_format format);
 
 /* An event with no typed fields beyond pid and time. */
