@@ -121,6 +121,11 @@ void trace_with(enum trace_event ev, const struct trace_fields *f, const char *f
  * hot path when nobody reads the trace as it goes. args: an entry's six
  * raw arguments (NULL for an exit). */
 void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args);
+/* kernel/trace_syscalls.c: a system call's entry (fmt: its arguments'
+ * format letters) and exit, decoded when the trace is written out. */
+struct pt_regs;
+void trace_sys_enter(long nr, const char *fmt, const struct pt_regs *regs);
+void trace_sys_exit(long nr, long ret);
 extern int trace_nr_sinks;	/* trace_add_sink's calls */
 /* true when events are written out as they happen (arguments worth
  * decoding). */

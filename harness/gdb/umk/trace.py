@@ -5,7 +5,7 @@ e[i % TRACE_RING_SIZE], so the ring holds the last TRACE_RING_SIZE of them.
 Each is printed as --trace writes it: "<sec.usec> <pid> <event> <details>".
 A system call's enter or exit recorded without --trace has no text (the
 ring keeps nr, ret and an entry's raw arguments, see trace_syscall): its
-details are made here as trace_enter and trace_exit in kernel/syscall.c
+details are made here as trace_sys_enter and trace_sys_exit in kernel/trace_syscalls.c
 would, except that the arguments are shown raw, in hex, not decoded:
 "nanosleep(0x7ffff31ff480, 0x0)".
 """
@@ -20,7 +20,7 @@ DEFAULT_COUNT = 20
 
 
 def syscall_details(event, nr, ret, args):
-    """The text trace_enter/trace_exit would have written, args raw."""
+    """The text trace_sys_enter/trace_sys_exit would have written, args raw."""
     name = syscall_name(nr)
     if event == int(gdb.parse_and_eval("TR_ENTER")):
         table = gdb.parse_and_eval("'kernel/syscall.c'::sys_call_table")
