@@ -125,6 +125,7 @@ has_re() {
 }
 
 @test "a signal sent to umk from the host comes from the host" {
+	require_umk
 	SVG=$BATS_TEST_TMPDIR/t.svg
 	run --separate-stderr timeout -k 5 --preserve-status -s INT 0.3 $UMK --timeline "$SVG" $H/catchint
 	assert_equal "$status" 5
@@ -324,6 +325,7 @@ UMK_TRACE=build/harness/umk-trace
 
 # umk_gdb GDB_ARG... -- UMK_ARG...: umk under gdb -batch with harness/gdb/umk.gdb.
 umk_gdb() {
+	require_umk
 	local gdb_args=()
 	while [[ $1 != -- ]]; do gdb_args+=("$1"); shift; done
 	shift
@@ -357,6 +359,7 @@ complete_files() {
 }
 
 @test "a run that ends in a SIGKILL of umk still gets a complete, valid SVG and Chrome trace" {
+	require_umk
 	local d=$BATS_TEST_TMPDIR i
 	$UMK --timeline "$d/t.svg" --trace="$d/c.json" --trace-format=chrome $H/sleeper 20000 &
 	local pid=$!
