@@ -109,7 +109,7 @@ $(BUILD)/arch/%.o: arch/%.S $(wildcard arch/*.h) | $(BUILD)/arch
 
 $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | $(BUILD)/harness deps
 	@echo "  MUSLCC  $<"
-	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib $(USER_LDFLAGS) -o $@ $(USER_PRE) $< $(HARNESS_COMMON) $(USER_POST)
+	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib -Iinclude $(USER_LDFLAGS) -o $@ $(USER_PRE) $< $(HARNESS_COMMON) $(USER_POST)
 
 # Unit tests: kernel files with no dependencies, linked into a host program.
 $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
@@ -137,9 +137,10 @@ $(BUILD)/tests/nosud: tests/unit/nosud.c | $(BUILD)/tests
 .SECONDEXPANSION:
 $(patsubst harness/%,$(BUILD)/harness/%,$(HARNESS_DIRS)): $(BUILD)/harness/%: \
 		$$(wildcard harness/%/*.c harness/%/*.h) $(HARNESS_COMMON) $(wildcard harness/lib/*.h) \
+		$(wildcard include/umk/uapi/*.h) \
 		| $(BUILD)/harness deps
 	@echo "  MUSLCC  harness/$*/"
-	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib $(USER_LDFLAGS) -o $@ $(USER_PRE) \
+	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib -Iinclude $(USER_LDFLAGS) -o $@ $(USER_PRE) \
 		$(wildcard harness/$*/*.c) $(HARNESS_COMMON) $(USER_POST)
 
 # gdb's Python helpers (harness/gdb/umk/) take umk's constants from the C

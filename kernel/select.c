@@ -57,6 +57,22 @@ static int poll_select_set_timeout(struct __kernel_timespec *to, s64 sec, long n
 	return 0;
 }
 
+/* The timeout of pselect6 and ppoll: *to is NULL for none (tsp NULL),
+ * else end, set to the end time of the program's timespec at tsp. */
+static int get_end_time(const struct __kernel_timespec __user *tsp, struct __kernel_timespec *end,
+			struct __kernel_timespec **to)
+{
+	struct __kernel_timespec ts;
+
+	*to = NULL;
+	if (!tsp)
+		return 0;
+	if (get_timespec64(&ts, tsp))
+		return -EFAULT;
+	*to = end;
+	return poll_select_set_timeout(end, ts.tv_sec, ts.tv_nsec) ? -EINVAL : 0;
+}
+
 enum poll_time_type {
 	PT_TIMEVAL,
 	PT_TIMESPEC,
@@ -432,18 +448,14 @@ long sys_pselect6(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *ou
 		  void __user *sig)
 {
 	struct sigset_argpack x = { NULL, 0 };
-	struct __kernel_timespec ts, end_time, *to = NULL;
+	struct __kernel_timespec end_time, *to;
 	int ret;
 
 	if (sig && copy_from_user(&x, sig, sizeof(x)))
 		return -EFAULT;
-	if (tsp) {
-		if (get_timespec64(&ts, tsp))
-			return -EFAULT;
-		to = &end_time;
-		if (poll_select_set_timeout(to, ts.tv_sec, ts.tv_nsec))
-			return -EINVAL;
-	}
+	ret = get_end_time(tsp, &end_time, &to);
+	if (ret)
+		return ret;
 
 	ret = set_user_sigmask(x.p, x.size);
 	if (ret)
@@ -611,16 +623,12 @@ long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
 	       struct __kernel_timespec __user *tsp, const sigset_t __user *sigmask,
 	       size_t sigsetsize)
 {
-	struct __kernel_timespec ts, end_time, *to = NULL;
+	struct __kernel_timespec end_time, *to;
 	int ret;
 
-	if (tsp) {
-		if (get_timespec64(&ts, tsp))
-			return -EFAULT;
-		to = &end_time;
-		if (poll_select_set_timeout(to, ts.tv_sec, ts.tv_nsec))
-			return -EINVAL;
-	}
+	ret = get_end_time(tsp, &end_time, &to);
+	if (ret)
+		return ret;
 
 	ret = set_user_sigmask(sigmask, sigsetsize);
 	if (ret)

@@ -22,16 +22,10 @@ static struct trace_sink {
 } sinks[TRACE_MAX_SINKS];
 int trace_nr_sinks;
 
-static const char *const event_names[TR_NR_EVENTS] = {
-	[TR_ENTER] = "enter",	[TR_EXIT] = "exit",	[TR_SWITCH] = "switch",
-	[TR_WAKEUP] = "wakeup",	[TR_TIMER] = "timer",	[TR_SIGNAL] = "signal",
-	[TR_DELIVER] = "deliver", [TR_RESTART] = "restart", [TR_FAULT] = "fault",
-	[TR_TASK] = "task",	[TR_NOSYS] = "nosys",
-};
 
 const char *trace_event_name(enum trace_event ev)
 {
-	return ev < TR_NR_EVENTS ? event_names[ev] : "?";
+	return ev < TR_NR_EVENTS ? trace_event_names[ev] : "?";
 }
 
 void trace_add_sink(int fd, enum trace_format format)
@@ -61,7 +55,7 @@ static void trace_text_line(int fd, const struct trace_entry *e)
 	n = snprintf(line, sizeof(line), "%llu.%06llu %d %s %s\n",
 		     (unsigned long long)(e->ts / NSEC_PER_SEC),
 		     (unsigned long long)(e->ts % NSEC_PER_SEC / 1000), e->pid,
-		     event_names[e->event], e->msg);
+		     trace_event_names[e->event], e->msg);
 	os_write(fd, line, min((size_t)n, sizeof(line) - 1));
 }
 

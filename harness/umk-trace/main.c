@@ -24,16 +24,10 @@
 
 u64 trace_seq;
 
-static const char *const event_names[TR_NR_EVENTS] = {
-	[TR_ENTER] = "enter",	[TR_EXIT] = "exit",	[TR_SWITCH] = "switch",
-	[TR_WAKEUP] = "wakeup",	[TR_TIMER] = "timer",	[TR_SIGNAL] = "signal",
-	[TR_DELIVER] = "deliver", [TR_RESTART] = "restart", [TR_FAULT] = "fault",
-	[TR_TASK] = "task",	[TR_NOSYS] = "nosys",
-};
 
 const char *trace_event_name(enum trace_event ev)
 {
-	return ev < TR_NR_EVENTS ? event_names[ev] : "?";
+	return ev < TR_NR_EVENTS ? trace_event_names[ev] : "?";
 }
 
 /* Linux's numbers, as the kernel names them (kernel/signal.c). */
@@ -315,7 +309,7 @@ static bool to_event(const struct jobject *o, struct trace_entry *e, char *field
 
 	if (!ts || ts->i < 0 || (u64)ts->i >= MAX_TS || !pid || !ev || !get_str(o, "details"))
 		return false;
-	for (i = 0; i < TR_NR_EVENTS && strcmp(ev, event_names[i]); i++)
+	for (i = 0; i < TR_NR_EVENTS && strcmp(ev, trace_event_names[i]); i++)
 		;
 	if (i == TR_NR_EVENTS)
 		return false;

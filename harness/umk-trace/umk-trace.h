@@ -32,11 +32,9 @@ typedef uint64_t u64;
  * the layout makes can overflow. */
 #define MAX_TS		(1ULL << 62)
 
-/* The kernel's events, by their JSON "event" names. */
-enum trace_event {
-	TR_ENTER, TR_EXIT, TR_SWITCH, TR_WAKEUP, TR_TIMER, TR_SIGNAL, TR_DELIVER,
-	TR_RESTART, TR_FAULT, TR_TASK, TR_NOSYS, TR_NR_EVENTS
-};
+/* The kernel's events, by their JSON "event" names: TR_ENTER..., and
+ * trace_event_names[]. */
+#include <umk/uapi/trace_events.h>
 
 /* The typed fields the renderers read, gathered by meaning from an event's
  * JSON fields (docs/trace.md); a field the event lacks is 0 or NULL:

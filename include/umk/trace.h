@@ -16,21 +16,8 @@
 #define UMK_TRACE_H
 
 #include <umk/types.h>
+#include <umk/uapi/trace_events.h>
 
-enum trace_event {
-	TR_ENTER,	/* system call entry, arguments decoded */
-	TR_EXIT,	/* system call return: value or errno name */
-	TR_SWITCH,	/* context switch: prev -> next */
-	TR_WAKEUP,	/* a sleeping or stopped task made runnable */
-	TR_TIMER,	/* a kernel timer expired */
-	TR_SIGNAL,	/* a signal generated */
-	TR_DELIVER,	/* a signal acted on (default action, handler), sigreturn */
-	TR_RESTART,	/* the restart decision; restart_syscall's continuation */
-	TR_FAULT,	/* a user fault */
-	TR_TASK,	/* task life: fork, exec, exit, reap */
-	TR_NOSYS,	/* an unimplemented system call */
-	TR_NR_EVENTS
-};
 
 /* The typed part of an event, for the machine-readable forms. Which fields
  * an event sets, and what they mean for it:
