@@ -19,6 +19,10 @@
  * Nothing from user memory is dereferenced or used as an index: the frame
  * address, registers and seq are only compared with kernel copies.
  *
+ * Once saved, the continuation is in kernel memory only: restart_block is
+ * reset to do_no_restart_syscall, so a restart_syscall made by hand in the
+ * handler, or after a siglongjmp out of it, gets -EINTR.
+ *
  * Entries a handler abandoned (siglongjmp) are dropped when the stack is
  * next used: an entry whose frame lies below the user sp (deeper on the
  * same stack), or on a sigaltstack the task has left, is dead.
@@ -149,6 +153,10 @@ void resume_push(const struct resume_entry *e, unsigned long frame)
 	rs->e[rs->depth].frame = frame;
 	rs->depth++;
 	rs->armed = false;
+	/* The kept copy is the only one: a handler left by siglongjmp, or a
+	 * restart_syscall made by hand, must not find it in restart_block. */
+	if (e->block)
+		set_restart_fn(&current_thread_info()->restart_block, do_no_restart_syscall);
 }
 
 /*
