@@ -143,12 +143,12 @@ static void do_handler(const struct action *a)
 
 static void do_ignore(const struct action *a)
 {
-	set_disposition(a->sig, SIG_IGN, 0);
+	set_disposition(a->sig, SIG_IGN, a->opts & H_RESUME ? SA_RESUME : 0);
 }
 
 static void do_default(const struct action *a)
 {
-	set_disposition(a->sig, SIG_DFL, 0);
+	set_disposition(a->sig, SIG_DFL, a->opts & H_RESUME ? SA_RESUME : 0);
 }
 
 static void sigmask(int how, uint64_t sigs)
@@ -492,6 +492,10 @@ static const struct option handler_options[] = {
 	{ "resume", H_RESUME },	  { "do", H_DO },		{ NULL, 0 },
 };
 
+static const struct option disposition_options[] = {
+	{ "resume", H_RESUME }, { NULL, 0 },
+};
+
 static const struct option wait_options[] = {
 	{ "untraced", W_UNTRACED }, { "continued", W_CONTINUED }, { NULL, 0 },
 };
@@ -500,9 +504,11 @@ const struct action_desc action_table[NR_ACTION_KINDS] = {
 	[A_HANDLER] = { .name = "handler", .args = "SO", .where = IN_TASK, .options = handler_options,
 			.usage = "handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [resume] [do]",
 			.run = do_handler },
-	[A_IGNORE] = { .name = "ignore", .args = "S", .where = IN_TASK, .usage = "ignore SIG",
+	[A_IGNORE] = { .name = "ignore", .args = "SO", .where = IN_TASK,
+		       .options = disposition_options, .usage = "ignore SIG [resume]",
 		       .run = do_ignore },
-	[A_DEFAULT] = { .name = "default", .args = "S", .where = IN_TASK, .usage = "default SIG",
+	[A_DEFAULT] = { .name = "default", .args = "SO", .where = IN_TASK,
+			.options = disposition_options, .usage = "default SIG [resume]",
 			.run = do_default },
 	[A_BLOCK] = { .name = "block", .args = "L", .where = IN_TASK, .usage = "block SIG...",
 		      .run = do_block },

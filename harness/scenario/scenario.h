@@ -27,7 +27,8 @@
  *                  on entry, count only counts. With 'do', the lines up to
  *                  the matching 'end' are actions the handler runs itself,
  *                  then it prints "A handler SIGUSR1 return at=T".
- *   ignore SIG / default SIG     SIG_IGN / SIG_DFL
+ *   ignore SIG [resume] / default SIG [resume]   SIG_IGN / SIG_DFL (with
+ *                  resume: sa_flags SA_RESUME, which changes nothing)
  *   block SIG... / unblock SIG...    rt_sigprocmask
  *   altstack                     a sigaltstack for onstack handlers
  *   nanosleep D                  "A nanosleep(500ms) = -1 EINTR rem=400ms at=100ms"
