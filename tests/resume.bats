@@ -212,3 +212,17 @@ sigaction(SA_RESUME) = 0, oldact keeps SA_RESUME
 umk_resume_supported = 1
 OUT
 }
+
+@test "umk-task shows the continuations SA_RESUME keeps, and the one sigreturn reinstalled" {
+	require_umk
+	run timeout -k 5 120 gdb -nx -batch -x harness/gdb/umk.gdb \
+		-ex 'break resume_sigreturn' -ex run -ex umk-task -ex continue -ex finish -ex umk-task \
+		-ex kill --args "$UMK" --clock=virtual "$H/scenario" harness/scenarios/resume.scn
+	echo "$output"
+	refute_output --partial 'Traceback'
+	assert_line 'SA_RESUME: 1 continuation kept, newest last:'
+	assert_line --regexp '^  \[0\] nanosleep for the frame at 0x[0-9a-f]+, seq 1: back to ip 0x[0-9a-f]+ sp 0x[0-9a-f]+ through restart_syscall$'
+	assert_line '      nanosleep.expires  500000000 ns = 0.500000000 s on CLOCK_MONOTONIC'
+	assert_line --regexp '^SA_RESUME: restart_syscall at ip 0x[0-9a-f]+ is to run the reinstalled continuation of nanosleep$'
+	assert_line --regexp '^restart_block: fn hrtimer_nanosleep_restart '
+}
