@@ -226,3 +226,13 @@ OUT
 	assert_line --regexp '^SA_RESUME: restart_syscall at ip 0x[0-9a-f]+ is to run the reinstalled continuation of nanosleep$'
 	assert_line --regexp '^restart_block: fn hrtimer_nanosleep_restart '
 }
+
+@test "the SA_RESUME scenarios tell the same story under --clock=virtual as on the host's clock" {
+	local scn host
+	for scn in harness/scenarios/resume*.scn; do
+		umk "$H/scenario" "$scn"
+		host=$output
+		umk --clock=virtual "$H/scenario" "$scn"
+		assert_equal "$output" "$host"
+	done
+}
