@@ -183,7 +183,7 @@ run: all
 
 # The second pass runs the tests of threads, signals, restarts and the trace
 # again on the FS base path of hosts without FSGSBASE (docs/design.md).
-NOFSGSBASE_TESTS := differential restart scenario sched select signals syscalls trace
+NOFSGSBASE_TESTS := differential restart resume scenario sched select signals syscalls trace
 test: all
 	bats tests/
 	@echo "# again with umk --nofsgsbase: $(NOFSGSBASE_TESTS)"

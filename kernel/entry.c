@@ -54,6 +54,7 @@ void do_syscall_64(struct pt_regs *regs, long nr)
 
 	tsk->regs = regs;
 	tsk->orig_ax = nr;
+	resume_syscall_entry();
 	regs->ax = invoke_syscall(regs, nr);
 	exit_to_user_mode_loop(regs);
 }

@@ -52,6 +52,7 @@ void setup_new_exec(void)
 	tsk->sas_ss_sp = 0;
 	tsk->sas_ss_size = 0;
 	tsk->sas_ss_flags = SS_DISABLE;
+	resume_flush(tsk);
 	if (tsk->files->count > 1) {
 		struct files_struct *old = tsk->files;
 

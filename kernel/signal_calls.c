@@ -118,7 +118,7 @@ long sys_rt_sigprocmask(int how, sigset_t __user *nset, sigset_t __user *oset, s
 
 #define UAPI_SA_FLAGS                                                          \
 	(SA_NOCLDSTOP | SA_NOCLDWAIT | SA_SIGINFO | SA_ONSTACK | SA_RESTART |   \
-	 SA_NODEFER | SA_RESETHAND | SA_EXPOSE_TAGBITS | SA_RESTORER)
+	 SA_NODEFER | SA_RESETHAND | SA_EXPOSE_TAGBITS | SA_RESTORER | SA_RESUME)
 
 long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 		      struct k_sigaction __user *oact, size_t sigsetsize)

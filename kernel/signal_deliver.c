@@ -16,6 +16,7 @@
 #include <umk/errno.h>
 #include <umk/fpu.h>
 #include <umk/restart.h>
+#include <umk/resume.h>
 #include <umk/sched.h>
 #include <umk/sigframe.h>
 #include <umk/syscalls.h>
@@ -112,7 +113,8 @@ static bool fpstate_valid(const void *fp, const struct fpx_sw_bytes *host)
 
 /* Build the rt_sigframe on the user stack (setup_rt_frame in
  * arch/x86/kernel/signal_64.c) and point regs at the handler. */
-static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
+static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs, u64 resume_seq,
+			  unsigned long *framep)
 {
 	struct task_struct *t = current;
 	size_t fpsize = fpstate_size(regs->fpstate);
@@ -141,6 +143,8 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	frame.uc.uc_mcontext.oldmask = sigmask_to_save()->sig;
 	frame.uc.uc_mcontext.fpstate = fpsize ? (void *)fp : NULL;
 	memset(frame.uc.uc_mcontext.reserved1, 0, sizeof(frame.uc.uc_mcontext.reserved1));
+	/* SA_RESUME: the seq sigreturn compares (kernel/resume.c); else 0. */
+	frame.uc.uc_mcontext.reserved1[RESUME_SEQ_SLOT] = resume_seq;
 	frame.uc.uc_sigmask = *sigmask_to_save();
 
 	if (copy_to_user((void __user *)frame_sp, &frame, sizeof(frame)))
@@ -151,6 +155,7 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs)
 	if (t->sas_ss_flags & SS_AUTODISARM)
 		sas_ss_reset(t);
 
+	*framep = frame_sp;
 	regs->di = ksig->sig;
 	regs->si = frame_sp + offsetof(struct rt_sigframe, info);
 	regs->dx = frame_sp + offsetof(struct rt_sigframe, uc);
@@ -176,29 +181,48 @@ void set_current_blocked(sigset_t *newset)
 	recalc_sigpending();
 }
 
+/* What the restart line says about the delivery. */
+static const char *delivery_text(const struct k_sigaction *ka, enum resume_ctx rc)
+{
+	if (!ka)
+		return "no handler";
+	if (rc == RESUME_ROOM)
+		return "handler, SA_RESUME";
+	if (rc == RESUME_FULL)
+		return "handler, SA_RESUME: depth limit reached";
+	return ka->flags & SA_RESTART ? "handler, SA_RESTART" : "handler";
+}
+
 /* Apply the restart decision to a task that entered by a system call
- * (orig_ax >= 0); ksig is the signal whose handler is about to run, or NULL. */
-static void syscall_restart(struct pt_regs *regs, const struct ksignal *ksig)
+ * (orig_ax >= 0); ksig is the signal whose handler is about to run, or NULL.
+ * Returns the action taken; for the two resume actions the caller saves
+ * the continuation (kernel/resume.c) once the frame is built. */
+static enum restart_action syscall_restart(struct pt_regs *regs, const struct ksignal *ksig)
 {
 	const struct k_sigaction *ka = ksig ? &ksig->ka : NULL;
+	enum resume_ctx rc = RESUME_NO;
 	long ret = regs->ax;
 	enum restart_action a;
 	const char *err;
 
 	if (current->orig_ax < 0)
-		return;
-	a = restart_decision(ret, ka != NULL, ka ? ka->flags : 0);
+		return RESTART_NONE;
+	if (ka && (ka->flags & SA_RESUME) && (ret == -ERESTART_RESTARTBLOCK || ret == -ERESTARTNOHAND))
+		rc = resume_ctx(current->orig_ax, regs->sp);
+	a = restart_decision(ret, ka != NULL, ka ? ka->flags : 0, rc);
 	switch (a) {
 	case RESTART_NONE:
-		return;
+		return a;
 	case RESTART_EINTR:
 		regs->ax = -EINTR;
 		break;
 	case RESTART_SYSCALL:
+	case RESTART_RESUME_CALL:
 		regs->ax = current->orig_ax;
 		regs->ip -= SYSCALL_INSN_LEN;
 		break;
 	case RESTART_RESTARTBLOCK:
+	case RESTART_RESUME:
 		regs->ax = __NR_restart_syscall;
 		regs->ip -= SYSCALL_INSN_LEN;
 		break;
@@ -208,21 +232,58 @@ static void syscall_restart(struct pt_regs *regs, const struct ksignal *ksig)
 		   &(struct trace_fields){ .nr = current->orig_ax, .ret = ret,
 					   .sig = ksig ? ksig->sig : 0, .what = restart_action_name(a) },
 		   "%s %s -> %s (%s)", syscall_name(current->orig_ax), err ? err : "?",
-		   restart_action_name(a),
-		   !ka ? "no handler" : ka->flags & SA_RESTART ? "handler, SA_RESTART" : "handler");
+		   restart_action_name(a), delivery_text(ka, rc));
+	return a;
+}
+
+/*
+ * SA_RESUME: fill *e with the continuation to keep for the handler about to
+ * run, if any: the call just interrupted (decision "resume" or
+ * "resume_call"), or a continuation sigreturn reinstalled whose
+ * restart_syscall this signal came before (whatever this handler's flags:
+ * the continuation was promised by an earlier one).
+ */
+static bool resume_wanted(struct resume_entry *e, const struct pt_regs *regs,
+			  enum restart_action a)
+{
+	long nr;
+
+	if (a == RESTART_RESUME || a == RESTART_RESUME_CALL) {
+		resume_save(e, regs, current->orig_ax, a == RESTART_RESUME);
+		return true;
+	}
+	if (!resume_armed(regs))
+		return false;
+	nr = resume_armed_nr();
+	if (resume_ctx(nr, regs->sp) != RESUME_ROOM) {
+		trace_with(TR_RESTART, &(struct trace_fields){ .nr = nr, .what = "dropped" },
+			   "%s continuation dropped: a handler came before its restart_syscall, "
+			   "no room to save it again", syscall_name(nr));
+		return false;
+	}
+	resume_save(e, regs, nr, true);
+	trace_with(TR_RESTART, &(struct trace_fields){ .nr = nr, .what = "saved" },
+		   "%s continuation saved again: a handler came before its restart_syscall",
+		   syscall_name(nr));
+	return true;
 }
 
 static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 {
+	struct resume_entry re;
+	unsigned long frame;
 	sigset_t blocked;
+	bool resume;
 
-	syscall_restart(regs, ksig);
-	if (setup_rt_frame(ksig, regs)) {
+	resume = resume_wanted(&re, regs, syscall_restart(regs, ksig));
+	if (setup_rt_frame(ksig, regs, resume ? re.seq : 0, &frame)) {
 		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = ksig->sig, .what = "noframe" },
 			   "%s -> cannot build the frame: SIGSEGV", signal_name(ksig->sig));
 		force_sigsegv(ksig->sig);
 		return;
 	}
+	if (resume)
+		resume_push(&re, frame);
 	/* The frame holds the mask sigreturn restores; the handler runs under
 	 * the current (maybe temporary) one plus sa_mask (signal_delivered). */
 	clear_ti_flag(current_thread_info(), TIF_RESTORE_SIGMASK);
@@ -394,6 +455,8 @@ long sys_rt_sigreturn(void)
 	set_restart_fn(&current_thread_info()->restart_block, do_no_restart_syscall);
 	trace_with(TR_DELIVER, &(struct trace_fields){ .what = "sigreturn" }, "sigreturn -> ip %#lx",
 		   regs->ip);
+	/* SA_RESUME: reinstall this frame's continuation, if it has one. */
+	resume_sigreturn((unsigned long)frame, sc, sc->reserved1[RESUME_SEQ_SLOT]);
 	return regs->ax;
 
 badframe:

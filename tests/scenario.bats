@@ -55,7 +55,7 @@ scenario_text() {
 		$'tolerance 0ms'
 		"1: tolerance must be at least 1ms"
 		$'task A\n    handler SIGUSR1 sometimes\nend'
-		"2: handler: unknown option 'sometimes' (usage: handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [do])"
+		"2: handler: unknown option 'sometimes' (usage: handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [resume] [do])"
 	)
 	local k msg
 	for ((k = 0; k < ${#cases[@]}; k += 2)); do

@@ -134,7 +134,8 @@ static void do_handler(const struct action *a)
 	sa.sa_flags |= (a->opts & H_RESTART ? SA_RESTART : 0) |
 		       (a->opts & H_NODEFER ? SA_NODEFER : 0) |
 		       (a->opts & H_RESETHAND ? SA_RESETHAND : 0) |
-		       (a->opts & H_ONSTACK ? SA_ONSTACK : 0);
+		       (a->opts & H_ONSTACK ? SA_ONSTACK : 0) |
+		       (a->opts & H_RESUME ? SA_RESUME : 0);
 	installed[a->sig] = a;
 	if (sigaction(a->sig, &sa, NULL))
 		die("sigaction %s: %s", signal_name(a->sig), errno_name(errno));
@@ -142,12 +143,12 @@ static void do_handler(const struct action *a)
 
 static void do_ignore(const struct action *a)
 {
-	set_disposition(a->sig, SIG_IGN, 0);
+	set_disposition(a->sig, SIG_IGN, a->opts & H_RESUME ? SA_RESUME : 0);
 }
 
 static void do_default(const struct action *a)
 {
-	set_disposition(a->sig, SIG_DFL, 0);
+	set_disposition(a->sig, SIG_DFL, a->opts & H_RESUME ? SA_RESUME : 0);
 }
 
 static void sigmask(int how, uint64_t sigs)
@@ -488,7 +489,11 @@ static void do_spin(const struct action *a)
 static const struct option handler_options[] = {
 	{ "print", H_PRINT },	  { "count", H_COUNT },	      { "restart", H_RESTART },
 	{ "nodefer", H_NODEFER }, { "resethand", H_RESETHAND }, { "onstack", H_ONSTACK },
-	{ "do", H_DO },		  { NULL, 0 },
+	{ "resume", H_RESUME },	  { "do", H_DO },		{ NULL, 0 },
+};
+
+static const struct option disposition_options[] = {
+	{ "resume", H_RESUME }, { NULL, 0 },
 };
 
 static const struct option wait_options[] = {
@@ -497,11 +502,13 @@ static const struct option wait_options[] = {
 
 const struct action_desc action_table[NR_ACTION_KINDS] = {
 	[A_HANDLER] = { .name = "handler", .args = "SO", .where = IN_TASK, .options = handler_options,
-			.usage = "handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [do]",
+			.usage = "handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [resume] [do]",
 			.run = do_handler },
-	[A_IGNORE] = { .name = "ignore", .args = "S", .where = IN_TASK, .usage = "ignore SIG",
+	[A_IGNORE] = { .name = "ignore", .args = "SO", .where = IN_TASK,
+		       .options = disposition_options, .usage = "ignore SIG [resume]",
 		       .run = do_ignore },
-	[A_DEFAULT] = { .name = "default", .args = "S", .where = IN_TASK, .usage = "default SIG",
+	[A_DEFAULT] = { .name = "default", .args = "SO", .where = IN_TASK,
+			.options = disposition_options, .usage = "default SIG [resume]",
 			.run = do_default },
 	[A_BLOCK] = { .name = "block", .args = "L", .where = IN_TASK, .usage = "block SIG...",
 		      .run = do_block },

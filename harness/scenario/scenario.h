@@ -20,13 +20,15 @@
  *                           after the scenario start (or at once, without at)
  *
  * Task actions ('at T' before one first waits, silently, until T):
- *   handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [do]
- *                  install a handler (SA_SIGINFO, plus SA_RESTART etc.);
+ *   handler SIG [print|count] [restart] [nodefer] [resethand] [onstack] [resume] [do]
+ *                  install a handler (SA_SIGINFO, plus SA_RESTART etc.;
+ *                  resume: umk's SA_RESUME, which Linux clears);
  *                  print (the default) prints "A handler SIGUSR1 ran at=T"
  *                  on entry, count only counts. With 'do', the lines up to
  *                  the matching 'end' are actions the handler runs itself,
  *                  then it prints "A handler SIGUSR1 return at=T".
- *   ignore SIG / default SIG     SIG_IGN / SIG_DFL
+ *   ignore SIG [resume] / default SIG [resume]   SIG_IGN / SIG_DFL (with
+ *                  resume: sa_flags SA_RESUME, which changes nothing)
  *   block SIG... / unblock SIG...    rt_sigprocmask
  *   altstack                     a sigaltstack for onstack handlers
  *   nanosleep D                  "A nanosleep(500ms) = -1 EINTR rem=400ms at=100ms"
@@ -94,6 +96,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "umk_resume.h"
 
 #define MAX_TASKS	16
 #define MAX_ACTIONS	512
@@ -165,6 +168,7 @@ struct task {
 #define H_RESETHAND	0x10u
 #define H_ONSTACK	0x20u
 #define H_DO		0x40u
+#define H_RESUME	0x80u
 #define W_UNTRACED	0x1u
 #define W_CONTINUED	0x2u
 

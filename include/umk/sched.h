@@ -13,6 +13,7 @@
 #include <umk/list.h>
 #include <umk/ptrace.h>
 #include <umk/restart_block.h>
+#include <umk/resume.h>
 #include <umk/signal.h>
 #include <umk/timer.h>
 #include <umk/types.h>
@@ -172,6 +173,7 @@ struct task_struct {
 	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
 	unsigned long jobctl;		/* JOBCTL_* */
 	bool sched_yield;		/* in sched_yield(), for the trace */
+	struct resume_stack resume;	/* SA_RESUME continuations (kernel/resume.c) */
 };
 
 #define JOBCTL_STOP_PENDING (1UL << 17)	/* this thread must join a group stop */

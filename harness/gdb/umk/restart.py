@@ -4,7 +4,8 @@ fn is named by resolving the function pointer through gdb (umk's fn_name
 field is only checked against it), and the union member that fn uses is
 decoded: nanosleep for hrtimer_nanosleep_restart (kernel/time.c), futex for
 futex_wait_restart (kernel/futex.c), poll for do_restart_poll
-(kernel/select.c).
+(kernel/select.c). Also the continuations SA_RESUME keeps for running
+handlers (task_struct.resume, kernel/resume.c).
 """
 
 import gdb
@@ -97,3 +98,26 @@ def format_restart_block(rb):
         line += ', but fn_name says "%s"' % fn_name
     decode = _DECODERS.get(name)
     return [line] + (decode(rb) if decode else [])
+
+
+def format_resume(rs, call_name):
+    """The lines that show a struct resume_stack gdb.Value: nothing when it
+    keeps no continuation and no reinstalled one is about to run.
+    call_name(nr) names a system call."""
+    depth = int(rs["depth"])
+    out = []
+    if depth:
+        out.append("SA_RESUME: %d continuation%s kept, newest last:"
+                   % (depth, "" if depth == 1 else "s"))
+    for i in range(depth):
+        e = rs["e"][i]
+        out.append("  [%d] %s for the frame at %#x, seq %d: back to ip %#x sp %#x %s" % (
+            i, call_name(int(e["nr"])), ulong(e["frame"]), int(e["seq"]), ulong(e["ip"]),
+            ulong(e["sp"]),
+            "through restart_syscall" if int(e["block"]) else "calling it again"))
+        if int(e["block"]):
+            out += ["    " + line for line in format_restart_block(e["rb"])]
+    if int(rs["armed"]):
+        out.append("SA_RESUME: restart_syscall at ip %#x is to run the reinstalled "
+                   "continuation of %s" % (ulong(rs["armed_ip"]), call_name(int(rs["armed_nr"]))))
+    return out

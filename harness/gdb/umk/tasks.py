@@ -11,7 +11,7 @@ import gdb
 
 from umk import constants
 from umk.regs import format_regs, orig_rax_str, tif_flags_str
-from umk.restart import format_restart_block
+from umk.restart import format_restart_block, format_resume
 from umk.signals import sigset_str
 from umk.syscalls import syscall_name
 from umk.utils import (Command, Function, c_string, list_for_each_entry, parse_int,
@@ -166,7 +166,8 @@ Linux's show_regs, every one in hex, ORIG_RAX with the system call's name,
 RAX as a return value with an -E code's name) and its restart_block: fn by
 symbol name (the continuation restart_syscall would run) and the union
 member that fn uses, decoded: nanosleep (clock, rmtp and what it holds,
-the absolute expiry in ns and s), futex, poll."""
+the absolute expiry in ns and s), futex, poll; and the continuations
+SA_RESUME keeps for its running handlers, if any."""
 
     def __init__(self):
         super().__init__("umk-task")
@@ -199,6 +200,7 @@ the absolute expiry in ns and s), futex, poll."""
             out.append("pt_regs %#x (user mode, at its last kernel entry):" % ulong(regs))
             out += ["  " + line for line in format_regs(regs, orig_ax)]
         out += format_restart_block(ti["restart_block"])
+        out += format_resume(t["resume"], syscall_name)
         gdb.write("\n".join(out) + "\n")
 
 

@@ -53,6 +53,16 @@
 #define SA_RESTART 0x10000000
 #define SA_NODEFER 0x40000000
 #define SA_RESETHAND 0x80000000
+/*
+ * umk's own flag, not Linux's: a system call interrupted for this handler
+ * continues after the handler returns (docs/design.md, "Resuming over a
+ * handler"). Bit 20 is used by no sa_flags of x86 Linux (uapi: 0x1, 0x2,
+ * 0x4, 0x400, 0x800, 0x04000000-0x80000000; kernel-internal SA_IMMUTABLE:
+ * 0x00800000; the old SA_INTERRUPT: 0x20000000). Linux 5.11 and later
+ * clear it (UAPI_SA_FLAGS), so sigaction's oldact shows it gone there.
+ * User programs take it from harness/lib/umk_resume.h.
+ */
+#define SA_RESUME 0x00100000
 
 #define SS_ONSTACK 1
 #define SS_DISABLE 2
