@@ -82,7 +82,7 @@ shows the arguments raw, in hex: "nanosleep(0x7ffff31ff480, 0x0)"."""
             e = ring["e"][i % size]
             if pid is None or int(e["pid"]) == pid:
                 entries.append(e)
-        names = gdb.parse_and_eval("'kernel/trace.c'::event_names")
+        names = gdb.parse_and_eval("'kernel/trace.c'::trace_event_names")
         names = [names[i] for i in range(names.type.range()[1] + 1)]
         gdb.write("".join(entry_line(e, names) + "\n" for e in reversed(entries)))
 
