@@ -27,9 +27,8 @@
 #include <umk/timer.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
+#include <umk/vdso.h>
 
-/* 2026-01-01 00:00:00 UTC: where virtual CLOCK_REALTIME starts. */
-#define VIRTUAL_REALTIME_BOOT (1767225600LL * NSEC_PER_SEC)
 
 bool clock_virtual;
 static u64 virtual_now;			/* the virtual CLOCK_MONOTONIC */
@@ -59,7 +58,7 @@ u64 ktime_since_boot(void)
 	return ktime_get() - boot_ns;
 }
 
-static bool clock_valid(int clockid)
+bool clock_valid(int clockid)
 {
 	switch (clockid) {
 	case CLOCK_REALTIME:
@@ -188,17 +187,24 @@ void run_timers(void)
 	reprogram();
 }
 
+/* Every change of virtual_now goes through here: the vDSO reads a copy. */
+static void set_virtual_now(u64 ns)
+{
+	virtual_now = ns;
+	update_vsyscall(ns);
+}
+
 void virtual_clock_forward(u64 ns)
 {
 	if (clock_virtual)
-		virtual_now += ns;
+		set_virtual_now(virtual_now + ns);
 }
 
 bool virtual_clock_advance(void)
 {
 	if (!clock_virtual || list_empty(&timer_list_head))
 		return false;
-	virtual_now = max(virtual_now, first_expiry(&timer_list_head));
+	set_virtual_now(max(virtual_now, first_expiry(&timer_list_head)));
 	run_timers();
 	return true;
 }
@@ -385,17 +391,22 @@ long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
+s64 clock_res_ns(int clockid)
+{
+	if (clockid == CLOCK_PROCESS_CPUTIME_ID || clockid == CLOCK_THREAD_CPUTIME_ID)
+		return 1;
+	if (!clock_valid(clockid))
+		return -EINVAL;
+	return os_clock_res_ns(clockid);
+}
+
 long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
 {
-	s64 ns;
+	s64 ns = clock_res_ns(which_clock);
 	struct __kernel_timespec ts;
 
-	if (which_clock == CLOCK_PROCESS_CPUTIME_ID || which_clock == CLOCK_THREAD_CPUTIME_ID)
-		ns = 1;
-	else if (!clock_valid(which_clock))
-		return -EINVAL;
-	else
-		ns = os_clock_res_ns(which_clock);
+	if (ns < 0)
+		return ns;
 	if (!tp)
 		return 0;
 	ts = ns_to_timespec(ns);

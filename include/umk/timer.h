@@ -69,6 +69,14 @@ u64 ktime_since_boot(void);
 extern bool clock_virtual;	/* ns since umk started, for the trace */
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
+/* clock_getres in ns, or -EINVAL for a clock umk does not have. */
+s64 clock_res_ns(int clockid);
+/* The clocks clock_get_ns reads from the host (or the virtual clock):
+ * not the CPU-time ones. */
+bool clock_valid(int clockid);
+
+/* 2026-01-01 00:00:00 UTC: where virtual CLOCK_REALTIME starts. */
+#define VIRTUAL_REALTIME_BOOT (1767225600LL * NSEC_PER_SEC)
 
 #define KTIME_MAX INT64_MAX
 #define TIME64_MAX INT64_MAX
