@@ -58,6 +58,7 @@ KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEA
 
 .PHONY: all run test bench gdb deps clean
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
+	$(BUILD)/tests/timerqueue \
 	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
 	$(GDB_CONSTANTS)
 
@@ -139,6 +140,10 @@ $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | 
 
 # Unit tests: kernel files with no dependencies, linked into a host program.
 $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
+
+$(BUILD)/tests/timerqueue: tests/unit/timerqueue.c $(BUILD)/kernel/timerqueue.o | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
 

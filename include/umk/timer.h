@@ -1,6 +1,7 @@
 /* Kernel timers and clocks (include/linux/timer.h, hrtimer.h, time64.h).
  * Timers expire on CLOCK_MONOTONIC nanoseconds; they are kept ordered by
- * expiry, and the one host timer is programmed for the earliest, so there is
+ * expiry (kernel/timerqueue.c), and the one host timer is programmed for
+ * the earliest, so there is
  * no periodic tick: an idle umk sleeps until the next expiry.
  *
  * The kernel's clock is the host's, or with --clock=virtual (clock_virtual)
@@ -28,8 +29,9 @@ struct __kernel_old_timeval {
 };
 
 struct timer_list {
-	struct list_head entry;		/* in the timer list, by expiry */
 	u64 expires;			/* CLOCK_MONOTONIC ns */
+	u64 seq;			/* order among equal expiries */
+	size_t index;			/* in its timerqueue, while pending */
 	void (*function)(struct timer_list *);
 	const char *name;		/* for the trace */
 	bool pending;
