@@ -58,6 +58,7 @@ KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEA
 
 .PHONY: all run test bench gdb deps clean
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
+	$(BUILD)/tests/timerqueue \
 	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
 	$(GDB_CONSTANTS)
 
@@ -103,6 +104,32 @@ $(BUILD)/arch/%.o: arch/%.c $(KERNEL_HEADERS) $(wildcard arch/*.h) | $(BUILD)/ar
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_KCFLAGS) -c -o $@ $<
 
+# The vDSO (arch/vdso/): a small shared object that runs in user mode with
+# the user's FS base and stack, so no stack protector, no C library, no
+# instrumentation. Linked at 0 with its data page below it (vdso.lds); the
+# image must need no relocation and have no %fs operand. arch/vdso_image.S
+# embeds it in umk.
+VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror=missing-prototypes -fPIC \
+	-ffreestanding -nostdinc -isystem $(GCC_INC) -Iinclude -fno-stack-protector \
+	-fno-builtin -fcf-protection=none -fasynchronous-unwind-tables -fno-omit-frame-pointer
+VDSO_LDFLAGS := -nostdlib -shared -Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 \
+	-Wl,--version-script=arch/vdso/vdso.map -Wl,-T,arch/vdso/vdso.lds -Wl,-Bsymbolic \
+	-Wl,--eh-frame-hdr -Wl,-z,noexecstack -Wl,--build-id=sha1 -Wl,--no-undefined
+$(BUILD)/arch/vdso/vdso.so: arch/vdso/vclock_gettime.c arch/vdso/vdso.lds arch/vdso/vdso.map \
+		include/umk/uapi/vdso.h include/umk/uapi/time.h
+	@echo "  VDSO    $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(VDSO_CFLAGS) $(VDSO_LDFLAGS) -o $@.tmp arch/vdso/vclock_gettime.c
+	$(Q)if readelf -rW $@.tmp | grep -q 'R_X86_64'; then \
+		echo "make: the vDSO needs relocations: $$(readelf -rW $@.tmp | grep R_X86_64)" >&2; \
+		exit 1; fi
+	$(Q)if objdump -d $@.tmp | grep -q '%fs[:,]'; then \
+		echo "make: the vDSO uses %fs (it runs on the user's FS base)" >&2; exit 1; fi
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/arch/vdso_image.o: $(BUILD)/arch/vdso/vdso.so
+$(BUILD)/arch/vdso_image.o: ARCH_CFLAGS += -Wa,-I$(BUILD)/arch/vdso
+
 $(BUILD)/arch/%.o: arch/%.S $(wildcard arch/*.h) | $(BUILD)/arch
 	@echo "  AS      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) -c -o $@ $<
@@ -113,6 +140,10 @@ $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | 
 
 # Unit tests: kernel files with no dependencies, linked into a host program.
 $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
+
+$(BUILD)/tests/timerqueue: tests/unit/timerqueue.c $(BUILD)/kernel/timerqueue.o | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
 

@@ -43,6 +43,11 @@ void time_init(int clockid)
 		vdso_clock_gettime = dlsym(vdso, "__vdso_clock_gettime");
 }
 
+void *os_host_clock_gettime(void)
+{
+	return (void *)vdso_clock_gettime;
+}
+
 s64 __tls_free os_clock_ns(int clockid)
 {
 	struct timespec ts;

@@ -13,6 +13,7 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
+#include <umk/vdso.h>
 
 #include "binfmts.h"
 
@@ -254,8 +255,8 @@ static unsigned long elf_hwcap(void)
  *   a zero word, the filename, envp strings, argv strings  (setup_arg_pages)
  *   "x86_64" (AT_PLATFORM), 16 random bytes (AT_RANDOM), 16-byte aligned
  *   auxv pairs ending with AT_NULL, NULL, envp[], NULL, argv[], argc
- * with rsp pointing at argc and 16-byte aligned. No AT_SYSINFO_EHDR: umk
- * gives no vDSO, so clock_gettime and friends trap.
+ * with rsp pointing at argc and 16-byte aligned. AT_SYSINFO_EHDR is the
+ * one vDSO image every process shares (kernel/vdso.c).
  */
 void create_elf_tables(struct linux_binprm *bprm)
 {
@@ -277,6 +278,7 @@ void create_elf_tables(struct linux_binprm *bprm)
 	u_rand_bytes = p;
 	os_random((void *)u_rand_bytes, 16);
 
+	NEW_AUX_ENT(AT_SYSINFO_EHDR, vdso_image_base());
 	NEW_AUX_ENT(AT_MINSIGSTKSZ, UMK_MINSIGSTKSZ);
 	NEW_AUX_ENT(AT_HWCAP, elf_hwcap());
 	NEW_AUX_ENT(AT_PAGESZ, ELF_EXEC_PAGESIZE);

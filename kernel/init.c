@@ -14,6 +14,7 @@
 #include <umk/sched.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
+#include <umk/vdso.h>
 
 static char **init_argv, **init_envp;
 
@@ -50,6 +51,7 @@ void start_kernel(const struct boot_options *opts)
 		trace_add_sink(opts->trace_sinks[i].fd,
 			       opts->trace_sinks[i].json ? TRACE_JSON : TRACE_TEXT);
 	ktime_since_boot();
+	vdso_init();
 	sched_init();
 	create_init_task(kernel_init, NULL);
 	cpu_idle();

@@ -1,10 +1,12 @@
 /*
  * kernel/time.c: clocks, kernel timers and the sleeping time calls.
  *
- * Kernel timers expire on CLOCK_MONOTONIC (ktime_get) and sit in a list
- * ordered by expiry; the scheduler's slice timer runs on cpu_clock() and
- * sits in a second list. The host timer is always programmed for the
- * earliest head (no periodic tick). run_timers() is the timer interrupt, replayed by irq_replay().
+ * Kernel timers expire on CLOCK_MONOTONIC (ktime_get) and sit in a queue
+ * ordered by expiry (kernel/timerqueue.c, O(log n) to arm or cancel); the
+ * scheduler's slice timer runs on cpu_clock() and sits in a second one.
+ * The host timer is always programmed for the earliest (no periodic tick).
+ * run_timers() is the timer interrupt, replayed by irq_replay(): it runs
+ * every timer that has expired, in order, before reprogramming once.
  *
  * nanosleep and clock_nanosleep follow kernel/time/hrtimer.c: a relative
  * sleep becomes an absolute expiry; if a signal interrupts it, the time left
@@ -25,17 +27,17 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
+#include <umk/timerqueue.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
+#include <umk/vdso.h>
 
-/* 2026-01-01 00:00:00 UTC: where virtual CLOCK_REALTIME starts. */
-#define VIRTUAL_REALTIME_BOOT (1767225600LL * NSEC_PER_SEC)
 
 bool clock_virtual;
 static u64 virtual_now;			/* the virtual CLOCK_MONOTONIC */
 
-static LIST_HEAD(timer_list_head);	/* on ktime_get(), by expiry */
-static LIST_HEAD(cpu_timer_head);	/* on cpu_clock(), by expiry */
+static struct timerqueue_head timer_queue;	/* on ktime_get() */
+static struct timerqueue_head cpu_timer_queue;	/* on cpu_clock() */
 static u64 boot_ns;
 
 u64 cpu_clock(void)
@@ -59,7 +61,7 @@ u64 ktime_since_boot(void)
 	return ktime_get() - boot_ns;
 }
 
-static bool clock_valid(int clockid)
+bool clock_valid(int clockid)
 {
 	switch (clockid) {
 	case CLOCK_REALTIME:
@@ -101,9 +103,11 @@ s64 clock_get_ns(int clockid)
 
 /* ---- kernel timers ---- */
 
-static u64 first_expiry(struct list_head *head)
+static u64 first_expiry(struct timerqueue_head *head)
 {
-	return list_empty(head) ? 0 : list_first_entry(head, struct timer_list, entry)->expires;
+	struct timer_list *t = timerqueue_getnext(head);
+
+	return t ? t->expires : 0;
 }
 
 /* The one host timer runs on cpu_clock() (arch's time_init chose it): it
@@ -111,8 +115,8 @@ static u64 first_expiry(struct list_head *head)
  * clock is virtual. 0 disarms. */
 static void reprogram(void)
 {
-	u64 next = first_expiry(&cpu_timer_head);
-	u64 kernel = clock_virtual ? 0 : first_expiry(&timer_list_head);
+	u64 next = first_expiry(&cpu_timer_queue);
+	u64 kernel = clock_virtual ? 0 : first_expiry(&timer_queue);
 
 	if (kernel && (!next || kernel < next))
 		next = kernel;
@@ -121,7 +125,8 @@ static void reprogram(void)
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
 {
-	INIT_LIST_HEAD(&t->entry);
+	t->index = 0;
+	t->seq = 0;
 	t->function = fn;
 	t->name = name;
 	t->pending = false;
@@ -135,14 +140,19 @@ void timer_setup_cpu(struct timer_list *t, void (*fn)(struct timer_list *), cons
 	t->cpu = true;
 }
 
+static struct timerqueue_head *queue_of(struct timer_list *t)
+{
+	return t->cpu ? &cpu_timer_queue : &timer_queue;
+}
+
 bool del_timer(struct timer_list *t)
 {
 	bool was_first;
 
 	if (!t->pending)
 		return false;
-	was_first = t->entry.prev == &timer_list_head || t->entry.prev == &cpu_timer_head;
-	list_del_init(&t->entry);
+	was_first = t->index == 0;
+	timerqueue_del(queue_of(t), t);
 	t->pending = false;
 	if (was_first)
 		reprogram();
@@ -151,30 +161,24 @@ bool del_timer(struct timer_list *t)
 
 void mod_timer(struct timer_list *t, u64 expires)
 {
-	struct list_head *head = t->cpu ? &cpu_timer_head : &timer_list_head;
-	struct timer_list *pos;
+	struct timerqueue_head *head = queue_of(t);
 
 	del_timer(t);
 	t->expires = expires;
 	t->pending = true;
-	list_for_each_entry(pos, head, entry) {
-		if (pos->expires > expires)
-			break;
-	}
-	list_add_tail(&t->entry, &pos->entry);	/* before pos: keeps the order */
-	if (head->next == &t->entry)
+	timerqueue_add(head, t);
+	if (timerqueue_getnext(head) == t)
 		reprogram();
 }
 
-static void run_expired(struct list_head *head, u64 now)
+/* A timer's function may arm timers (itself too): one that expires by now
+ * runs in the same batch, after those before it. */
+static void run_expired(struct timerqueue_head *head, u64 now)
 {
 	struct timer_list *t;
 
-	while (!list_empty(head)) {
-		t = list_first_entry(head, struct timer_list, entry);
-		if (t->expires > now)
-			break;
-		list_del_init(&t->entry);
+	while ((t = timerqueue_getnext(head)) && t->expires <= now) {
+		timerqueue_del(head, t);
 		t->pending = false;
 		trace_with(TR_TIMER, &(struct trace_fields){ .what = t->name }, "%s expired", t->name);
 		t->function(t);
@@ -183,22 +187,29 @@ static void run_expired(struct list_head *head, u64 now)
 
 void run_timers(void)
 {
-	run_expired(&cpu_timer_head, cpu_clock());
-	run_expired(&timer_list_head, ktime_get());
+	run_expired(&cpu_timer_queue, cpu_clock());
+	run_expired(&timer_queue, ktime_get());
 	reprogram();
+}
+
+/* Every change of virtual_now goes through here: the vDSO reads a copy. */
+static void set_virtual_now(u64 ns)
+{
+	virtual_now = ns;
+	update_vsyscall(ns);
 }
 
 void virtual_clock_forward(u64 ns)
 {
 	if (clock_virtual)
-		virtual_now += ns;
+		set_virtual_now(virtual_now + ns);
 }
 
 bool virtual_clock_advance(void)
 {
-	if (!clock_virtual || list_empty(&timer_list_head))
+	if (!clock_virtual || !timerqueue_getnext(&timer_queue))
 		return false;
-	virtual_now = max(virtual_now, first_expiry(&timer_list_head));
+	set_virtual_now(max(virtual_now, first_expiry(&timer_queue)));
 	run_timers();
 	return true;
 }
@@ -385,17 +396,22 @@ long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
+s64 clock_res_ns(int clockid)
+{
+	if (clockid == CLOCK_PROCESS_CPUTIME_ID || clockid == CLOCK_THREAD_CPUTIME_ID)
+		return 1;
+	if (!clock_valid(clockid))
+		return -EINVAL;
+	return os_clock_res_ns(clockid);
+}
+
 long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
 {
-	s64 ns;
+	s64 ns = clock_res_ns(which_clock);
 	struct __kernel_timespec ts;
 
-	if (which_clock == CLOCK_PROCESS_CPUTIME_ID || which_clock == CLOCK_THREAD_CPUTIME_ID)
-		ns = 1;
-	else if (!clock_valid(which_clock))
-		return -EINVAL;
-	else
-		ns = os_clock_res_ns(which_clock);
+	if (ns < 0)
+		return ns;
 	if (!tp)
 		return 0;
 	ts = ns_to_timespec(ns);

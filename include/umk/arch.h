@@ -85,6 +85,17 @@ s64 os_clock_res_ns(int clockid);
  * 0 disarms it. */
 void os_timer_set(u64 expires);
 
+/* The host vDSO's clock_gettime (returns 0 or -errno, uses no TLS), for
+ * the vDSO's data page; NULL when the host has no vDSO. After time_init. */
+void *os_host_clock_gettime(void);
+
+/* ---- arch/vdso.c: the vDSO image ---- */
+
+/* Map the vDSO once (later calls return the same): its data page, then the
+ * image, read-only and executable. Returns the image's address, what
+ * AT_SYSINFO_EHDR announces; *data is the page (include/umk/uapi/vdso.h). */
+unsigned long arch_vdso_map(void **data);
+
 /* ---- arch/file.c: host files, the console ---- */
 
 int os_open_read(const char *path);	/* fd or -errno */

@@ -1,6 +1,7 @@
 /* Kernel timers and clocks (include/linux/timer.h, hrtimer.h, time64.h).
  * Timers expire on CLOCK_MONOTONIC nanoseconds; they are kept ordered by
- * expiry, and the one host timer is programmed for the earliest, so there is
+ * expiry (kernel/timerqueue.c), and the one host timer is programmed for
+ * the earliest, so there is
  * no periodic tick: an idle umk sleeps until the next expiry.
  *
  * The kernel's clock is the host's, or with --clock=virtual (clock_virtual)
@@ -28,8 +29,9 @@ struct __kernel_old_timeval {
 };
 
 struct timer_list {
-	struct list_head entry;		/* in the timer list, by expiry */
 	u64 expires;			/* CLOCK_MONOTONIC ns */
+	u64 seq;			/* order among equal expiries */
+	size_t index;			/* in its timerqueue, while pending */
 	void (*function)(struct timer_list *);
 	const char *name;		/* for the trace */
 	bool pending;
@@ -69,6 +71,14 @@ u64 ktime_since_boot(void);
 extern bool clock_virtual;	/* ns since umk started, for the trace */
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
+/* clock_getres in ns, or -EINVAL for a clock umk does not have. */
+s64 clock_res_ns(int clockid);
+/* The clocks clock_get_ns reads from the host (or the virtual clock):
+ * not the CPU-time ones. */
+bool clock_valid(int clockid);
+
+/* 2026-01-01 00:00:00 UTC: where virtual CLOCK_REALTIME starts. */
+#define VIRTUAL_REALTIME_BOOT (1767225600LL * NSEC_PER_SEC)
 
 #define KTIME_MAX INT64_MAX
 #define TIME64_MAX INT64_MAX

@@ -1,0 +1,11 @@
+#!/usr/bin/env bats
+# The kernel's timer queue in isolation (kernel/timerqueue.c): a binary
+# min-heap against a reference, FIFO among equal expiries.
+
+load helper
+
+@test "the timer queue keeps (expiry, order armed) order through random adds, deletes and pops" {
+	run --separate-stderr timeout 60 build/tests/timerqueue
+	assert_success
+	assert_output --regexp '^timerqueue: [0-9]+ adds, [0-9]+ deletes, [0-9]+ pops match the reference$'
+}
