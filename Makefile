@@ -109,7 +109,7 @@ $(BUILD)/arch/%.o: arch/%.c $(KERNEL_HEADERS) $(wildcard arch/*.h) | $(BUILD)/ar
 # instrumentation. Linked at 0 with its data page below it (vdso.lds); the
 # image must need no relocation and have no %fs operand. arch/vdso_image.S
 # embeds it in umk.
-VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror=missing-prototypes -fPIC \
+VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror=missing-prototypes -fPIC \
 	-ffreestanding -nostdinc -isystem $(GCC_INC) -Iinclude -fno-stack-protector \
 	-fno-builtin -fcf-protection=none -fasynchronous-unwind-tables -fno-omit-frame-pointer
 VDSO_LDFLAGS := -nostdlib -shared -Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 \
