@@ -4,7 +4,8 @@
  * Kernel timers expire on CLOCK_MONOTONIC (ktime_get) and sit in a queue
  * ordered by expiry (kernel/timerqueue.c, O(log n) to arm or cancel); the
  * scheduler's slice timer runs on cpu_clock() and sits in a second one.
- * The host timer is always programmed for the earliest (no periodic tick).
+ * The host timer is programmed for the earliest (no periodic tick), and
+ * left alone when a later one is armed (reprogram).
  * run_timers() is the timer interrupt, replayed by irq_replay(): it runs
  * every timer that has expired, in order, before reprogramming once.
  *
@@ -113,6 +114,9 @@ static u64 first_expiry(struct timerqueue_head *head)
 /* The one host timer runs on cpu_clock() (arch's time_init chose it): it
  * goes off at the earliest cpu timer, or kernel timer unless the kernel's
  * clock is virtual. 0 disarms. */
+/* What the host timer is set for; 0 once it has fired (or never armed). */
+static u64 expires_next;
+
 static void reprogram(void)
 {
 	u64 next = first_expiry(&cpu_timer_queue);
@@ -120,7 +124,17 @@ static void reprogram(void)
 
 	if (kernel && (!next || kernel < next))
 		next = kernel;
+	/* A shot already set for no later than next fires first, and
+	 * run_timers then sets the one after: leave it, as Linux's hrtimers
+	 * reprogram only for an earlier expiry. So a time slice re-armed at
+	 * every switch costs no host call; a shot left with nothing due fires
+	 * once for nothing. */
+	if (expires_next && (!next || expires_next <= next))
+		return;
+	if (next == expires_next)
+		return;
 	os_timer_set(next);
+	expires_next = next;
 }
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
@@ -187,6 +201,7 @@ static void run_expired(struct timerqueue_head *head, u64 now)
 
 void run_timers(void)
 {
+	expires_next = 0;	/* it fired, or virtual time passed it: set anew */
 	run_expired(&cpu_timer_queue, cpu_clock());
 	run_expired(&timer_queue, ktime_get());
 	reprogram();
