@@ -17,6 +17,7 @@
 #include <sys/personality.h>
 #include <time.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <umk/arch.h>
@@ -272,4 +273,15 @@ void panic(const char *fmt, ...)
 	strcat(buf, "\n");
 	os_console_err(buf);
 	os_exit(UMK_EXIT_FAILURE);
+}
+
+int os_getrlimit(int resource, unsigned long *cur, unsigned long *max)
+{
+	struct rlimit r;
+
+	if (getrlimit(resource, &r))
+		return -errno;
+	*cur = r.rlim_cur;
+	*max = r.rlim_max;
+	return 0;
 }

@@ -9,7 +9,12 @@
 #include <umk/ptrace.h>
 #include <umk/uapi/limits.h>
 
-#define STACK_SIZE (8UL << 20)		/* the user stack, like RLIMIT_STACK */
+#define STACK_SIZE (8UL << 20)		/* _STK_LIM: ARG_LIMIT's base */
+/* exec maps the soft RLIMIT_STACK of the process, within these bounds
+ * (NOMMU: the whole stack is mapped up front; an unlimited one gets the
+ * largest). */
+#define STACK_SIZE_MIN (4 * 128 * 1024UL)	/* four times ARG_MAX */
+#define STACK_SIZE_MAX (256UL << 20)
 /* Linux's bprm_stack_limits with an 8 MiB stack rlimit: argument and
  * environment strings plus their pointers may use a quarter of it. */
 #define ARG_LIMIT (STACK_SIZE / 4)

@@ -27,6 +27,7 @@
 #include <umk/fs.h>
 #include <umk/mm.h>
 #include <umk/ptrace.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
@@ -214,6 +215,7 @@ static int copy_strings(struct linux_binprm *bprm, int n, const char *const *arg
 static int setup_arg_pages(struct linux_binprm *bprm)
 {
 	unsigned long base, top, ptr_size, limit, used = 0, argv_end, envp_end;
+	unsigned long stack_size = rlimit(RLIMIT_STACK);
 	char *staging;
 	int err;
 
@@ -223,21 +225,25 @@ static int setup_arg_pages(struct linux_binprm *bprm)
 	bprm->envc = count(bprm, bprm->envp);
 	if (bprm->envc < 0)
 		return bprm->envc;
+	/* RLIMIT_STACK (exec keeps the limits: current's are the new
+	 * program's); strings and pointers take at most a quarter of it, and
+	 * of STACK_SIZE (Linux's bprm_stack_limits, with ARG_MAX, 128 KiB, a
+	 * quarter of STACK_SIZE_MIN, as its floor). */
+	stack_size = min(max(stack_size, STACK_SIZE_MIN), STACK_SIZE_MAX) & ~(PAGE_SIZE - 1);
 	ptr_size = ((unsigned long)max(bprm->argc, 1) + bprm->envc) * sizeof(void *);
-	if (ARG_LIMIT <= ptr_size)
+	if (min(ARG_LIMIT, stack_size / 4) <= ptr_size)
 		return exec_fail(-E2BIG, "argument list too long");
-	limit = ARG_LIMIT - ptr_size;
-
-	base = mm_map(bprm->mm, 0, STACK_SIZE, PROT_READ | PROT_WRITE, false, VMA_STACK);
+	limit = min(ARG_LIMIT, stack_size / 4) - ptr_size;
+	base = mm_map(bprm->mm, 0, stack_size, PROT_READ | PROT_WRITE, false, VMA_STACK);
 	if (IS_ERR_VALUE(base))
-		return exec_fail(-ENOMEM, "cannot map the %lu MiB stack", STACK_SIZE >> 20);
+		return exec_fail(-ENOMEM, "cannot map the %lu MiB stack", stack_size >> 20);
 	/* A guard page: in one address space an overflow must not run into
 	 * whatever lies below. */
 	err = mm_protect(bprm->mm, base, PAGE_SIZE, PROT_NONE);
 	if (err)
 		panic("setup_arg_pages: guard page: %d", err);
 	bprm->stack_base = base;
-	top = base + STACK_SIZE;
+	top = base + stack_size;
 	staging = (char *)(base + PAGE_SIZE);
 
 	err = copy_strings(bprm, bprm->argc, bprm->argv, staging, &used, limit);
@@ -260,7 +266,7 @@ static int setup_arg_pages(struct linux_binprm *bprm)
 	if (err)
 		return err;
 
-	/* used <= ARG_LIMIT, a quarter of the stack: the areas do not overlap */
+	/* used <= a quarter of the stack: the areas do not overlap */
 	bprm->p = top - sizeof(void *) - used;
 	memcpy((void *)bprm->p, staging, used);
 	memset(staging, 0, used);

@@ -5,6 +5,7 @@
 #include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
@@ -15,7 +16,7 @@ static long f_dupfd(unsigned int from, struct file *f, bool cloexec)
 {
 	long ret;
 
-	if (from >= NR_OPEN_DEFAULT)
+	if (from >= rlimit(RLIMIT_NOFILE))
 		return -EINVAL;
 	ret = fd_install_lowest(current->files, get_file(f), from, cloexec);
 	if (ret < 0)

@@ -15,6 +15,7 @@
 #include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
@@ -57,7 +58,9 @@ int fd_install_lowest(struct files_struct *files, struct file *f, int minfd, boo
 {
 	int fd;
 
-	for (fd = minfd < 0 ? 0 : minfd; fd < NR_OPEN_DEFAULT; fd++) {
+	unsigned long end = min(rlimit(RLIMIT_NOFILE), (unsigned long)NR_OPEN_DEFAULT);
+
+	for (fd = minfd < 0 ? 0 : minfd; (unsigned long)fd < end; fd++) {
 		if (!files->fd[fd]) {
 			fd_install(files, fd, f, cloexec);
 			return fd;
@@ -185,7 +188,7 @@ long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
 		return -EINVAL;
 	if (oldfd == newfd)
 		return -EINVAL;
-	if (newfd >= NR_OPEN_DEFAULT)
+	if (newfd >= rlimit(RLIMIT_NOFILE))
 		return -EBADF;
 	f = files_lookup_fd(files, oldfd);
 	if (!f)

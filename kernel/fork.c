@@ -14,6 +14,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
@@ -28,7 +29,10 @@
 	 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE)
 
 /* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
- * past it clone fails with -EAGAIN, as Linux's copy_process does. */
+ * past it clone fails with -EAGAIN, as Linux's copy_process does. Apart
+ * from it, RLIMIT_NPROC limits the tasks of umk's one user (every task:
+ * nr_threads, which counts all but pid 1, plus one) to the creator's soft
+ * limit. */
 #define MAX_THREADS 4096
 #define PID_MAX 4194304			/* PID_MAX_LIMIT */
 static int nr_threads;
@@ -59,9 +63,16 @@ struct sighand_struct *copy_sighand(struct sighand_struct *old)
 	return sh;
 }
 
-static struct signal_struct *alloc_signal(void)
+/* A new process's signal_struct; its limits are a copy of old's (clone
+ * without CLONE_THREAD), or the boot limits for pid 1 (old NULL). */
+static struct signal_struct *alloc_signal(struct signal_struct *old)
 {
 	struct signal_struct *sig = kmalloc(sizeof(*sig));
+
+	if (old)
+		memcpy(sig->rlim, old->rlim, sizeof(sig->rlim));
+	else
+		rlimit_init(sig->rlim);
 
 	INIT_LIST_HEAD(&sig->thread_head);
 	init_waitqueue_head(&sig->wait_chldexit);
@@ -118,6 +129,13 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		*err = -EAGAIN;
 		return NULL;
 	}
+	/* Linux exempts root (INIT_USER, CAP_SYS_RESOURCE) here; umk, whose
+	 * every task is root, enforces the limit all the same, or it would
+	 * mean nothing (README.md, departures). */
+	if ((unsigned long)nr_threads + 1 >= rlimit(RLIMIT_NPROC)) {
+		*err = -EAGAIN;
+		return NULL;
+	}
 	p = alloc_task();
 	if (!p) {
 		*err = -ENOMEM;
@@ -155,7 +173,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	} else {
 		p->tgid = p->pid;
 		p->group_leader = p;
-		p->signal = alloc_signal();
+		p->signal = alloc_signal(parent->signal);
 		p->signal->leader = p;
 		p->exit_signal = flags & CSIGNAL;
 	}
@@ -290,7 +308,7 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	p->exit_signal = SIGCHLD;
 	p->files = files_init_console();
 	p->sighand = copy_sighand(NULL);
-	p->signal = alloc_signal();
+	p->signal = alloc_signal(NULL);
 	p->signal->leader = p;
 	p->signal->nr_threads = 1;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);

@@ -20,6 +20,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
@@ -338,6 +339,68 @@ bool access_ok(const void __user *addr, size_t size)
 }
 
 /*
+ * RLIMIT_AS and RLIMIT_DATA (mm/mmap.c's may_expand_vm). total_vm is every
+ * region of the process, but the brk reservation beyond the break (umk's
+ * PROT_NONE stand-in for the unmapped space Linux leaves there); data_vm
+ * the writable regions but the main stack (Linux's private writable,
+ * non-stack mappings; umk cannot tell MAP_SHARED ones, and counts them).
+ * Both in bytes, over [start, end) or everything (end 0).
+ */
+static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return !(vma->kind == VMA_BRK && vma->prot == PROT_NONE);
+}
+
+static bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (!(vma->prot & PROT_WRITE))
+		return false;
+	return !(vma->kind == VMA_STACK && mm->start_stack >= vma->vm_start &&
+		 mm->start_stack < vma->vm_end);
+}
+
+static unsigned long vm_bytes(struct mm_struct *mm, unsigned long start, unsigned long end,
+			      bool (*counts)(struct mm_struct *, struct vm_area_struct *))
+{
+	struct vm_area_struct *vma;
+	unsigned long sum = 0;
+
+	list_for_each_entry(vma, &mm->mmap, list) {
+		unsigned long s = vma->vm_start, e = vma->vm_end;
+
+		if (end) {
+			s = max(s, start);
+			e = min(e, end);
+			if (s >= e)
+				continue;
+		}
+		if (counts(mm, vma))
+			sum += e - s;
+	}
+	return sum;
+}
+
+/* May mm grow by len bytes of a mapping with prot (data: it would count in
+ * data_vm), replacing [addr, addr + len) if replace? */
+static bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			  bool replace, bool data)
+{
+	unsigned long total = vm_bytes(mm, 0, 0, is_total_vm);
+	unsigned long old_total = replace ? vm_bytes(mm, addr, addr + len, is_total_vm) : 0;
+
+	if (total - old_total + len > rlimit(RLIMIT_AS))
+		return false;
+	if (data) {
+		unsigned long dat = vm_bytes(mm, 0, 0, is_data_vm);
+		unsigned long old_dat = replace ? vm_bytes(mm, addr, addr + len, is_data_vm) : 0;
+
+		if (dat - old_dat + len > rlimit(RLIMIT_DATA))
+			return false;
+	}
+	return true;
+}
+
+/*
  * brk (mm/mmap.c): exec reserves [start_brk, brk_limit) as PROT_NONE
  * VMA_BRK regions; the break moves inside it by changing protections. Like
  * Linux, brk returns the new break on success and the unchanged one on any
@@ -370,6 +433,10 @@ long sys_brk(unsigned long brk)
 	/* Growing: only into the reservation, never over a MAP_FIXED mapping
 	 * placed inside it (Linux checks for the next vma the same way). */
 	if (!range_is_kind(mm, oldbrk, newbrk, VMA_BRK))
+		return mm->brk;
+	/* Linux's check_data_rlimit, then may_expand_vm. */
+	if (brk - mm->start_brk + (mm->end_data - mm->start_data) > rlimit(RLIMIT_DATA) ||
+	    !may_expand_vm(mm, oldbrk, newbrk - oldbrk, false, true))
 		return mm->brk;
 	if (mm_protect(mm, oldbrk, newbrk - oldbrk, PROT_READ | PROT_WRITE))
 		return mm->brk;
@@ -494,6 +561,9 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	}
 	if (is_file)
 		return -ENODEV;
+	if (!may_expand_vm(mm, addr, len, (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) == MAP_FIXED,
+			   (prot & PROT_WRITE) && (flags & MAP_TYPE) == MAP_PRIVATE))
+		return -ENOMEM;
 
 	if (!(flags & MAP_FIXED))
 		return (long)mm_map(mm, addr, len, prot, false, kind);

@@ -16,6 +16,7 @@
  */
 #include <umk/arch.h>
 #include <umk/entry.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
@@ -282,12 +283,15 @@ void schedule(void)
 	next = pick_next_task();
 	prev->sched_yield = false;
 	start_slice(next);
-	if (next == prev)
+	if (next == prev) {
+		rlimit_cpu_arm(next);
 		return;
+	}
 
 	now = ktime_get();
 	prev->sum_exec_ns += now - prev->last_ran;
 	next->last_ran = now;
+	rlimit_cpu_arm(next);
 	if (prev->state == TASK_RUNNING)
 		prev->nivcsw++;
 	else

@@ -18,8 +18,8 @@
  * (poll_select_finish), so a restart restarts with what was left; if that
  * write fails they return -EINTR, as they cannot be restarted.
  *
- * Departures from Linux: poll's descriptor limit is 1024, the usual soft
- * RLIMIT_NOFILE (umk has no rlimits); select's bits are capped at
+ * poll's descriptor limit is the soft RLIMIT_NOFILE, as on Linux.
+ * Departures from Linux: select's bits are capped at
  * NR_OPEN_DEFAULT, umk's fixed fd table size (Linux: the table's current
  * max_fds); no timer slack; one wake_up wakes every poller on a queue (no
  * event keys), and each rescans. No triggered flag: kernel code is not
@@ -29,12 +29,12 @@
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
 #include <umk/uaccess.h>
 
-#define RLIMIT_NOFILE_CUR 1024		/* poll's nfds limit: see above */
 #define USEC_PER_SEC 1000000L
 #define MSEC_PER_SEC 1000L
 
@@ -543,7 +543,7 @@ static int do_sys_poll(struct pollfd __user *ufds, unsigned int nfds,
 	int err = -EFAULT, fdcount;
 	unsigned int i;
 
-	if (nfds > RLIMIT_NOFILE_CUR)
+	if (nfds > rlimit(RLIMIT_NOFILE))
 		return -EINVAL;
 
 	fds = kmalloc(nfds ? nfds * sizeof(*fds) : 1);

@@ -22,6 +22,7 @@
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/sigframe.h>
 #include <umk/syscalls.h>
@@ -80,18 +81,18 @@ const char *signal_name(int sig)
 
 /* ---- pending sets ---- */
 
-/* RLIMIT_SIGPENDING: queued siginfos for umk's one user (root), the host's
- * default limit here. Past it, real-time signals from sigqueue fail with
+/* RLIMIT_SIGPENDING: queued siginfos of umk's one user (root), counted
+ * over every process, against the target's soft limit (Linux's ucounts
+ * count per user). Past it, real-time signals from sigqueue fail with
  * -EAGAIN and other signals are still sent without their siginfo. */
-#define SIGQUEUE_MAX 96362
-static int nr_sigqueues;
+static unsigned long nr_sigqueues;
 
-static struct sigqueue *sigqueue_alloc(int sig, const kernel_siginfo_t *info)
+static struct sigqueue *sigqueue_alloc(int sig, struct task_struct *t, const kernel_siginfo_t *info)
 {
 	bool override_rlimit = sig < SIGRTMIN && info->si_code >= 0;
 	struct sigqueue *q;
 
-	if (nr_sigqueues >= SIGQUEUE_MAX && !override_rlimit)
+	if (nr_sigqueues + 1 > task_rlimit(t, RLIMIT_SIGPENDING) && !override_rlimit)
 		return NULL;
 	q = kmalloc(sizeof(*q));
 	INIT_LIST_HEAD(&q->list);
@@ -300,7 +301,7 @@ int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool gro
 	trace_with(TR_SIGNAL, &(struct trace_fields){ .other = group ? t->tgid : t->pid, .sig = sig,
 						      .what = group ? "process" : "thread" },
 		   "%s -> %d%s", signal_name(sig), group ? t->tgid : t->pid, group ? "" : " (thread)");
-	q = sigqueue_alloc(sig, info);
+	q = sigqueue_alloc(sig, t, info);
 	if (q)
 		list_add_tail(&q->list, &pending->list);
 	else if (sig >= SIGRTMIN && info->si_code != SI_USER)

@@ -159,5 +159,8 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 void os_console_err(const char *s);
 /* Host random bytes, for AT_RANDOM. */
 void os_random(void *buf, size_t n);
+/* umk's own limit `resource` (RLIMIT_*) from the host, as a process
+ * started by a shell inherits its limits: 0, or -errno. */
+int os_getrlimit(int resource, unsigned long *cur, unsigned long *max);
 
 #endif

@@ -108,7 +108,7 @@ struct file {
 	void *private_data;
 };
 
-#define NR_OPEN_DEFAULT 256
+#define NR_OPEN_DEFAULT 1024		/* fd table size; RLIMIT_NOFILE's ceiling */
 
 struct files_struct {
 	int count;			/* shared under CLONE_FILES */
@@ -145,7 +145,8 @@ static inline bool file_writable(const struct file *f)
 struct file *fget(unsigned int fd);	/* +1 reference, or NULL */
 bool get_close_on_exec(struct files_struct *files, unsigned int fd);
 void set_close_on_exec(struct files_struct *files, unsigned int fd, bool on);
-/* Install f at the lowest free fd >= minfd; returns fd or -EMFILE. Takes
+/* Install f at the lowest free fd >= minfd below the soft RLIMIT_NOFILE;
+ * returns fd or -EMFILE. Takes
  * over the caller's reference on success; on -EMFILE the caller keeps it. */
 int fd_install_lowest(struct files_struct *files, struct file *f, int minfd, bool cloexec);
 

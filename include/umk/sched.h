@@ -17,6 +17,7 @@
 #include <umk/signal.h>
 #include <umk/timer.h>
 #include <umk/types.h>
+#include <umk/uapi/resource.h>
 
 
 struct thread_info {
@@ -120,6 +121,8 @@ struct signal_struct {
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
 	struct task_struct *group_exec_task; /* execve is killing the others */
+	struct rlimit rlim[RLIM_NLIMITS]; /* shared by the threads, copied by
+					 * clone, kept by exec (kernel/resource.c) */
 };
 
 struct mm_struct;

@@ -48,6 +48,14 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
 
+/* kernel/resource.c */
+struct rlimit;
+struct rlimit64;
+long sys_getrlimit(unsigned int resource, struct rlimit __user *rlim);
+long sys_setrlimit(unsigned int resource, struct rlimit __user *rlim);
+long sys_prlimit64(pid_t pid, unsigned int resource, const struct rlimit64 __user *new_rlim,
+		   struct rlimit64 __user *old_rlim);
+
 /* kernel/sys.c */
 long sys_getpid(void);
 long sys_gettid(void);
