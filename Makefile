@@ -256,10 +256,12 @@ NOFSGSBASE_TESTS := differential restart resume scenario sched select signals sy
 # The tests of the build itself (the wall, the syscall table, make run and
 # make gdb) check the plain build in build/, which SANITIZE=... test makes
 # too.
+# The tests' own make commands must not inherit SANITIZE.
+TEST_ENV := env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u SANITIZE -u BUILD UMK_BUILD=$(BUILD)
 test: all $(if $(SANITIZE),plain)
-	UMK_BUILD=$(BUILD) bats tests/
+	$(TEST_ENV) bats tests/
 	@echo "# again with umk --nofsgsbase: $(NOFSGSBASE_TESTS)"
-	UMK_BUILD=$(BUILD) UMK_OPTS=--nofsgsbase bats $(NOFSGSBASE_TESTS:%=tests/%.bats)
+	$(TEST_ENV) UMK_OPTS=--nofsgsbase bats $(NOFSGSBASE_TESTS:%=tests/%.bats)
 
 plain:
 	$(MAKE) SANITIZE= BUILD=build all

@@ -65,6 +65,7 @@ ticks_ms() {
 	mkfifo "$d/fifo"
 	cat "$d/fifo" >"$d/out" &
 	local reader=$!
+	sleep 0.5	# cat has opened the FIFO: a stopped cat that has not would hold the writer's open
 	kill -STOP $reader
 	timeout 30 $UMK $H/conwrite 2 >"$d/fifo" 2>"$d/err" &
 	local umk_pid=$!
