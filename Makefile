@@ -6,6 +6,8 @@
 #   make test       build, then run every Bats test in tests/
 #   make bench      build, then measure trap costs (harness/bench.sh)
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
+#   make SANITIZE=undefined [test]   the same with UBSan in arch/ and kernel/,
+#                   in build-ubsan/ (BUILD=DIR chooses another directory)
 #
 # kernel/ is built against include/, the headers generated into
 # $(BUILD)/include/generated/ and the compiler's freestanding headers only
@@ -14,7 +16,14 @@
 
 CC      := gcc
 MUSLCC  := musl-gcc
+SANITIZE ?=
+ifeq ($(SANITIZE),)
 BUILD   := build
+else ifeq ($(SANITIZE),undefined)
+BUILD   := build-ubsan
+else
+$(error SANITIZE=$(SANITIZE): only SANITIZE=undefined is supported)
+endif
 GCC_INC := $(shell $(CC) -print-file-name=include)
 
 COMMON_CFLAGS := -std=gnu11 -Og -g3 -fno-omit-frame-pointer -Wall -Wextra \
@@ -28,6 +37,29 @@ ARCH_CFLAGS   := $(COMMON_CFLAGS) -D_GNU_SOURCE -fno-stack-protector
 ARCH_KCFLAGS  := $(ARCH_CFLAGS) -finstrument-functions
 LDFLAGS       := -g -rdynamic
 LDLIBS        :=
+
+# SANITIZE=undefined: UBSan in umk's own code (arch/, kernel/), not in the
+# user programs, the vDSO or the renderer. A report stops umk at once. Its
+# handlers run glibc and libubsan, so they must not run on a user's FS base
+# (docs/design.md "The FS base"): the linker sends every handler call to
+# arch/ubsan.c's __wrap_ functions, instrumented arch/ code that loads
+# glibc's FS base first. UBSAN_HANDLERS lists them; the wall check fails the
+# build if umk calls a handler the list lacks.
+UBSAN_HANDLERS := $(addprefix __ubsan_handle_,add_overflow_abort sub_overflow_abort \
+	mul_overflow_abort negate_overflow_abort divrem_overflow_abort \
+	shift_out_of_bounds_abort out_of_bounds_abort type_mismatch_v1_abort \
+	pointer_overflow_abort load_invalid_value_abort builtin_unreachable missing_return \
+	vla_bound_not_positive_abort nonnull_arg_abort nonnull_return_v1_abort \
+	invalid_builtin_abort float_cast_overflow_abort alignment_assumption_abort)
+comma := ,
+ifeq ($(SANITIZE),undefined)
+SAN_CFLAGS  := -fsanitize=undefined -fno-sanitize-recover=all -DUMK_UBSAN
+SAN_LDFLAGS := -fsanitize=undefined
+KERNEL_CFLAGS += $(SAN_CFLAGS)
+ARCH_KCFLAGS  += $(SAN_CFLAGS)
+LDFLAGS       += $(SAN_LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(UBSAN_HANDLERS))
+WALL_ALLOWED  := $(UBSAN_HANDLERS)
+endif
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c))
 ARCH_SRCS   := $(sort $(wildcard arch/*.c arch/*.S))
@@ -56,7 +88,7 @@ GENERATED := $(BUILD)/include/generated
 SYSCALL_HEADERS := $(GENERATED)/unistd_64.h $(GENERATED)/syscalls_64.h
 KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEADERS)
 
-.PHONY: all run test bench gdb deps clean
+.PHONY: all run test bench gdb deps clean plain
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
 	$(BUILD)/tests/timerqueue \
 	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
@@ -81,7 +113,7 @@ $(BUILD)/wall.ok: $(OBJS)
 	$(Q)nm --defined-only $(OBJS) | awk 'NF == 3 { print $$3 }' | sort -u > $@.defined
 	$(Q)bad=$$(nm -u $(filter $(BUILD)/kernel/%,$(OBJS)) | awk 'NF == 2 { print $$2 }' | \
 		sort -u | comm -23 - $@.defined | \
-		grep -vxF -e _GLOBAL_OFFSET_TABLE_ $(addprefix -e ,$(KERNEL_HOST_SYMBOLS))); \
+		grep -vxF -e _GLOBAL_OFFSET_TABLE_ $(addprefix -e ,$(KERNEL_HOST_SYMBOLS) $(WALL_ALLOWED))); \
 	if [ -n "$$bad" ]; then \
 		echo "make: kernel/ calls the host's $$(echo $$bad): only arch/ may (docs/design.md)" >&2; \
 		exit 1; fi
@@ -93,6 +125,11 @@ $(BUILD)/wall.ok: $(OBJS)
 		grep -v -e '<umk/\(arch\|entry\|ptrace\|fpu\)\.h>' -e '<umk/uapi/'); \
 	if [ -n "$$bad" ]; then \
 		echo "make: arch/ includes a kernel-internal header: $$bad" >&2; \
+		exit 1; fi
+	$(Q)bad=$$(nm -u $(OBJS) | awk '$$2 ~ /^__ubsan_handle_/ { print $$2 }' | sort -u | \
+		grep -vxF -e __ubsan_none $(addprefix -e ,$(UBSAN_HANDLERS))); \
+	if [ -n "$$bad" ]; then \
+		echo "make: umk calls UBSan handlers that UBSAN_HANDLERS lacks: $$bad" >&2; \
 		exit 1; fi
 	$(Q)rm -f $@.defined && touch $@
 
@@ -141,18 +178,18 @@ $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | 
 # Unit tests: kernel files with no dependencies, linked into a host program.
 $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
+	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/timerqueue: tests/unit/timerqueue.c $(BUILD)/kernel/timerqueue.o | $(BUILD)/tests
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ARCH_CFLAGS) -o $@ $^
+	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^
 
 # The kernel's snprintf against glibc's, under other names in the test.
 $(BUILD)/tests/vsprintf: tests/unit/vsprintf.c kernel/vsprintf.c include/umk/types.h | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -Dsnprintf=kernel_snprintf -Dvsnprintf=kernel_vsnprintf \
 		-c -o $@-kernel.o kernel/vsprintf.c
-	$(Q)$(CC) $(ARCH_CFLAGS) -Wno-format -o $@ $< $@-kernel.o
+	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -Wno-format -o $@ $< $@-kernel.o
 
 # A host without FSGSBASE, faked by hiding it from getauxval.
 $(BUILD)/tests/hidefsgsbase.so: tests/unit/hidefsgsbase.c | $(BUILD)/tests
@@ -215,10 +252,19 @@ run: all
 # The second pass runs the tests of threads, signals, restarts and the trace
 # again on the FS base path of hosts without FSGSBASE (docs/design.md).
 NOFSGSBASE_TESTS := differential restart resume scenario sched select signals syscalls trace
-test: all
-	bats tests/
+# UMK_BUILD tells the tests which build to run (build-ubsan/ for SANITIZE).
+# The tests of the build itself (the wall, the syscall table, make run and
+# make gdb) check the plain build in build/, which SANITIZE=... test makes
+# too.
+# The tests' own make commands must not inherit SANITIZE.
+TEST_ENV := env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u SANITIZE -u BUILD UMK_BUILD=$(BUILD)
+test: all $(if $(SANITIZE),plain)
+	$(TEST_ENV) bats tests/
 	@echo "# again with umk --nofsgsbase: $(NOFSGSBASE_TESTS)"
-	UMK_OPTS=--nofsgsbase bats $(NOFSGSBASE_TESTS:%=tests/%.bats)
+	$(TEST_ENV) UMK_OPTS=--nofsgsbase bats $(NOFSGSBASE_TESTS:%=tests/%.bats)
+
+plain:
+	$(MAKE) SANITIZE= BUILD=build all
 
 # Trap costs against the SUD floor and the host, pinned to one CPU.
 bench: all

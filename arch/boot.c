@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ static void boot_kernel(void *arg)
 }
 
 /* Events go to fd as they happen, in JSON lines or text. */
-static void add_trace_sink(int fd, bool json)
+static void add_trace_sink(int fd, bool json, const char *name)
 {
 	struct boot_options *o = &boot_options;
 
@@ -99,6 +100,7 @@ static void add_trace_sink(int fd, bool json)
 		panic("add_trace_sink: more than %d", BOOT_MAX_TRACE_SINKS);
 	o->trace_sinks[o->nr_trace_sinks].fd = fd;
 	o->trace_sinks[o->nr_trace_sinks].json = json;
+	o->trace_sinks[o->nr_trace_sinks].name = name;
 	o->nr_trace_sinks++;
 }
 
@@ -169,13 +171,14 @@ static void start_renderer(const char *cmd, int out_fd, const char *opt)
 		os_exit(UMK_EXIT_USAGE);	/* a renderer already started finishes */
 	}
 	close(out_fd);
-	add_trace_sink(fd, true);
+	add_trace_sink(fd, true, opt);
 }
 
 int main(int argc, char **argv)
 {
 	bool nofsgsbase = false;
 	int trace_fd = -1, timeline_fd = -1;
+	const char *trace_name = NULL;
 	enum format format = FORMAT_TEXT;
 	int i;
 
@@ -194,8 +197,10 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--trace")) {
 			trace_fd = dup(2);
+			trace_name = "stderr";
 		} else if (!strncmp(a, "--trace=", 8)) {
 			trace_fd = open_output(a + 8);
+			trace_name = a + 8;
 		} else if (!strcmp(a, "--clock=virtual")) {
 			boot_options.clock_virtual = true;
 		} else if (!strcmp(a, "--nofsgsbase")) {
@@ -219,7 +224,7 @@ int main(int argc, char **argv)
 	if (trace_fd >= 0 && format == FORMAT_CHROME)
 		start_renderer("chrome", trace_fd, "--trace-format=chrome");
 	else if (trace_fd >= 0)
-		add_trace_sink(trace_fd, format == FORMAT_JSON);
+		add_trace_sink(trace_fd, format == FORMAT_JSON, trace_name);
 	if (timeline_fd >= 0)
 		start_renderer("timeline", timeline_fd, "--timeline");
 
@@ -258,6 +263,14 @@ void os_console_err(const char *s)
 		s += w;
 		n -= w;
 	}
+}
+
+void os_console_err_try(const char *s)
+{
+	struct pollfd p = { .fd = 2, .events = POLLOUT };
+
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT))
+		os_console_err(s);
 }
 
 void panic(const char *fmt, ...)

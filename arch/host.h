@@ -88,8 +88,8 @@ void arch_boot_switch(struct task_struct *idle, void (*fn)(void *), void *arg) _
 /* irq.c */
 void irq_record(int irq);
 void irq_record_host_signal(int sig);
-void irq_init(void);		/* console input raises SIGIO */
-void irq_exit_host(void);	/* undo irq_init's changes to the host fd */
+void irq_init(void);		/* console input and output room raise SIGIO */
+void irq_exit_host(void);	/* undo irq_init's changes to the host fds */
 
 /* time.c */
 void time_init(int clockid);

@@ -9,8 +9,14 @@
  * Reads never block the host process: a read looks with os_poll_now first
  * and calls os_read only when the host says it would not block (a regular
  * file or /dev/null is always readable). Otherwise the task sleeps on
- * console_wait until console_interrupt() wakes it. Writes go straight to the
- * host and may block umk while the host fd is full (a pipe nobody reads).
+ * console_wait until console_interrupt() wakes it. Writes never block it
+ * either: on a host fd that can be full (a pipe, a FIFO, a socket, a
+ * terminal: os_output_waits), a write looks for POLLOUT first and writes at
+ * most PIPE_BUF bytes at a time, which a pipe with room takes whole without
+ * blocking (so a write of up to PIPE_BUF stays atomic); on a full one the
+ * task sleeps on console_wait, as n_tty's writer does, and SIGIO (O_ASYNC,
+ * arch/irq.c) wakes it when the host reader makes room, while every other
+ * task runs. Other host fds (regular files, /dev/null) take writes whole.
  * Host errors pass through as they are; -EPIPE also raises SIGPIPE, which the
  * host would have sent us (umk ignores it on the host).
  *
@@ -26,6 +32,7 @@
 #include <umk/sched.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/limits.h>
 #include <umk/uapi/termbits.h>
 
 #include "signal.h"
@@ -33,8 +40,8 @@
 static struct wait_queue_head console_wait = { LIST_HEAD_INIT(console_wait.head) };
 
 /* Bounce buffer between host and user memory. Used only between one host
- * call and the copy that follows it; neither sleeps, so no other task can
- * use it meanwhile. */
+ * call and the copy next to it; neither sleeps, so no other task can use it
+ * meanwhile. */
 static char console_buf[16 * PAGE_SIZE];
 
 static int console_hostfd(const struct file *f)
@@ -99,33 +106,56 @@ static ssize_t console_read(struct file *f, struct iov_iter *to)
 	}
 }
 
+/* May a write go to the host now (room, or an error for the write to
+ * report)? */
+static bool console_output_ready(int fd)
+{
+	int r = os_poll_now(fd, POLLOUT);
+
+	return r < 0 || (r & (POLLOUT | POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* Linux's n_tty write: sleep while the host fd is full, return what was
+ * written when a signal comes, or -ERESTARTSYS before anything was. Each
+ * piece is copied from a copy of the iterator and the iterator advanced by
+ * what the host took, so a partial host write loses and repeats nothing;
+ * console_buf holds nothing across the sleep. */
 static ssize_t console_write(struct file *f, struct iov_iter *from)
 {
 	int fd = console_hostfd(f);
+	bool waits = os_output_waits(fd);
+	size_t max = waits ? PIPE_BUF : sizeof(console_buf);
 	ssize_t done = 0;
 
 	while (iov_iter_count(from)) {
-		size_t chunk = min(iov_iter_count(from), sizeof(console_buf));
-		size_t got = copy_from_iter(console_buf, chunk, from);
-		size_t off = 0;
+		struct iov_iter peek = *from;
+		size_t got;
+		ssize_t r;
 
-		while (off < got) {
-			ssize_t r = os_write(fd, console_buf + off, got - off);
-
-			if (r == -EINTR)
-				continue;
-			if (r < 0) {
-				if (r == -EPIPE)
-					send_sig(SIGPIPE, current, 0);
-				return done ? done : r;
-			}
-			if (r == 0)
-				return done;
-			off += r;
-			done += r;
+		if (waits && !console_output_ready(fd)) {
+			if (f->f_flags & O_NONBLOCK)
+				return done ? done : -EAGAIN;
+			/* Queued before the poll: room that comes after it
+			 * raises SIGIO, and console_interrupt wakes us. */
+			if (wait_event_interruptible(console_wait, console_output_ready(fd)))
+				return done ? done : -ERESTARTSYS;
+			continue;
 		}
-		if (got < chunk)
+		got = copy_from_iter(console_buf, min(iov_iter_count(from), max), &peek);
+		if (!got)
 			return done ? done : -EFAULT;
+		r = os_write(fd, console_buf, got);
+		if (r == -EINTR || (r == -EAGAIN && waits))
+			continue;	/* nothing written; look again */
+		if (r < 0) {
+			if (r == -EPIPE)
+				send_sig(SIGPIPE, current, 0);
+			return done ? done : r;
+		}
+		if (r == 0)
+			return done;
+		iov_iter_advance(from, r);
+		done += r;
 	}
 	return done;
 }
@@ -140,8 +170,8 @@ static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
 		events |= POLLIN | POLLRDNORM;
 	if (acc == O_WRONLY || acc == O_RDWR)
 		events |= POLLOUT | POLLWRNORM;
-	/* Only input raises SIGIO: a writer waiting for POLLOUT is woken by
-	 * console input or by its timeout, not when the host fd drains. */
+	/* SIGIO comes for input, and for room on an output that can fill
+	 * (os_output_waits): both wake console_wait. */
 	if (wq)
 		*wq = &console_wait;
 	r = os_poll_now(console_hostfd(f), events);

@@ -49,7 +49,8 @@ void start_kernel(const struct boot_options *opts)
 	clock_virtual = opts->clock_virtual;
 	for (i = 0; i < opts->nr_trace_sinks; i++)
 		trace_add_sink(opts->trace_sinks[i].fd,
-			       opts->trace_sinks[i].json ? TRACE_JSON : TRACE_TEXT);
+			       opts->trace_sinks[i].json ? TRACE_JSON : TRACE_TEXT,
+			       opts->trace_sinks[i].name);
 	ktime_since_boot();
 	vdso_init();
 	sched_init();

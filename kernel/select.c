@@ -556,9 +556,15 @@ static int do_sys_poll(struct pollfd __user *ufds, unsigned int nfds,
 
 	if (!access_ok(ufds, nfds * sizeof(*ufds)))
 		goto out_fds;
-	for (i = 0; i < nfds; i++)
-		if (put_user(fds[i].revents, &ufds[i].revents))
+	/* ufds may be misaligned: the address of each revents is computed,
+	 * not taken as a member of a struct pollfd the C code never holds. */
+	for (i = 0; i < nfds; i++) {
+		short __user *urev = (short __user *)((char __user *)ufds + i * sizeof(*ufds) +
+						      __builtin_offsetof(struct pollfd, revents));
+
+		if (put_user(fds[i].revents, urev))
 			goto out_fds;
+	}
 	err = fdcount;
 out_fds:
 	kfree(fds);

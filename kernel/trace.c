@@ -5,6 +5,14 @@
  * at once to each sink arch/ added at boot: text lines here, JSON lines in
  * kernel/trace_json.c. The kernel only records: the Chrome trace and the
  * timeline are drawn from the JSON lines by harness/umk-trace/, outside it.
+ *
+ * A sink is umk's own output, as strace's is: a slow reader slows umk down
+ * and a stopped one holds it (every task) until it reads again, so that the
+ * trace is complete and in order. Never for good, though: a write error
+ * (a full disk, a reader gone) and a host signal that comes while umk waits
+ * for a sink (^C, a kill from the host, timeout's SIGTERM) each drop that
+ * sink with one line on stderr, and the run goes on without it; the ring
+ * keeps every event regardless.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -17,8 +25,9 @@
 struct trace_ring trace_ring;
 /* Set up at boot, before any event; never changed after. */
 static struct trace_sink {
-	int fd;				/* a host fd */
+	int fd;				/* a host fd; -1 once dropped */
 	enum trace_format format;
+	const char *name;		/* for the message that drops it */
 } sinks[TRACE_MAX_SINKS];
 int trace_nr_sinks;
 
@@ -28,11 +37,34 @@ const char *trace_event_name(enum trace_event ev)
 	return ev < TR_NR_EVENTS ? trace_event_names[ev] : "?";
 }
 
-void trace_add_sink(int fd, enum trace_format format)
+void trace_add_sink(int fd, enum trace_format format, const char *name)
 {
 	if (trace_nr_sinks == TRACE_MAX_SINKS)
 		panic("trace_add_sink: more than %d sinks", TRACE_MAX_SINKS);
-	sinks[trace_nr_sinks++] = (struct trace_sink){ .fd = fd, .format = format };
+	sinks[trace_nr_sinks++] = (struct trace_sink){ .fd = fd, .format = format, .name = name };
+}
+
+void trace_sink_write(int sink, const char *buf, size_t n)
+{
+	struct trace_sink *s = &sinks[sink];
+	char msg[160];
+	ssize_t r;
+
+	if (s->fd < 0)
+		return;
+	r = os_write_wait(s->fd, buf, n);
+	if (r >= 0)
+		return;
+	/* Dropped before the message: on stderr, the message may itself be
+	 * what no longer goes through. */
+	s->fd = -1;
+	if (r == -EINTR)
+		snprintf(msg, sizeof(msg), "umk: trace to %s: signalled while its reader was not "
+			 "reading: the run goes on without it\n", s->name);
+	else
+		snprintf(msg, sizeof(msg), "umk: trace to %s: write failed (%s): the run goes on "
+			 "without it\n", s->name, errno_name(-r) ? errno_name(-r) : "?");
+	os_console_err_try(msg);
 }
 
 static struct trace_entry *trace_next(enum trace_event ev)
@@ -47,7 +79,7 @@ static struct trace_entry *trace_next(enum trace_event ev)
 	return e;
 }
 
-static void trace_text_line(int fd, const struct trace_entry *e)
+static void trace_text_line(int sink, const struct trace_entry *e)
 {
 	char line[TRACE_MSG_LEN + 64];
 	int n;
@@ -56,7 +88,7 @@ static void trace_text_line(int fd, const struct trace_entry *e)
 		     (unsigned long long)(e->ts / NSEC_PER_SEC),
 		     (unsigned long long)(e->ts % NSEC_PER_SEC / 1000), e->pid,
 		     trace_event_names[e->event], e->msg);
-	os_write(fd, line, min((size_t)n, sizeof(line) - 1));
+	trace_sink_write(sink, line, min((size_t)n, sizeof(line) - 1));
 }
 
 /* Write a recorded event to every sink. */
@@ -65,10 +97,12 @@ static void trace_emit(const struct trace_entry *e)
 	int i;
 
 	for (i = 0; i < trace_nr_sinks; i++) {
+		if (sinks[i].fd < 0)
+			continue;
 		if (sinks[i].format == TRACE_JSON)
-			trace_json_line(sinks[i].fd, e);
+			trace_json_line(i, e);
 		else
-			trace_text_line(sinks[i].fd, e);
+			trace_text_line(i, e);
 	}
 }
 

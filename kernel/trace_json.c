@@ -177,7 +177,7 @@ static void json_fields(struct jbuf *j, const struct trace_entry *e)
 	}
 }
 
-void trace_json_line(int fd, const struct trace_entry *e)
+void trace_json_line(int sink, const struct trace_entry *e)
 {
 	struct jbuf j = { .n = 0 };
 
@@ -186,5 +186,5 @@ void trace_json_line(int fd, const struct trace_entry *e)
 	jkey_str(&j, "details", e->msg);
 	json_fields(&j, e);
 	jraw(&j, "}\n");
-	os_write(fd, j.b, j.n);
+	trace_sink_write(sink, j.b, j.n);
 }

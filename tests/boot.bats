@@ -148,7 +148,7 @@ PY
 @test "a host without Syscall User Dispatch gets one clear line and status 125" {
 	# tests/unit/nosud.c fakes such a host: prctl(PR_SET_SYSCALL_USER_DISPATCH)
 	# fails with EINVAL, as on a kernel built without it.
-	run --separate-stderr timeout 20 build/tests/nosud $UMK $H/hello
+	run --separate-stderr timeout 20 $B/tests/nosud $UMK $H/hello
 	assert_equal "$status" 125
 	assert_equal "$output" ""
 	assert_equal "$stderr" "umk: this host lacks Syscall User Dispatch (Linux 5.11 or later with CONFIG_GENERIC_ENTRY): Invalid argument"

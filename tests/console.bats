@@ -36,3 +36,57 @@ read 0 at end of input'
 	[[ $(grep -c 'winsize = 0 rows=33 cols=101' <<<"$output") == 2 ]] ||
 		fail "umk and the host disagree: $output"
 }
+
+# conwrite's stderr line "ticks 100 in N ms, ...": N must stay far below the
+# time the reader stalled (a stall would add all of it).
+ticks_ms() {
+	sed -n 's/^ticks 100 in \([0-9]*\) ms.*/\1/p' "$1"
+}
+
+@test "a console write to a host pipe nobody reads lets other tasks keep time" {
+	require_umk
+	local sum
+	sum=$($H/conwrite 4 2>/dev/null | sha256sum)
+	# the reader starts reading 4 s in: until then the pipe is full
+	run timeout 30 bash -c "$UMK $H/conwrite 4 2>'$BATS_TEST_TMPDIR/err' | { sleep 4; sha256sum; }"
+	assert_success
+	cat "$BATS_TEST_TMPDIR/err"
+	assert_output "$sum"
+	grep -qx 'wrote 4194304 bytes' "$BATS_TEST_TMPDIR/err"
+	local ms
+	ms=$(ticks_ms "$BATS_TEST_TMPDIR/err")
+	[[ -n $ms && $ms -lt 3000 ]] || fail "100 ticks of 10 ms took ${ms:-?} ms: the writer stalled umk"
+}
+
+@test "a console write to a FIFO whose reader is stopped sleeps until it runs again" {
+	require_umk
+	local d=$BATS_TEST_TMPDIR sum
+	sum=$($H/conwrite 2 2>/dev/null | sha256sum | cut -d' ' -f1)
+	mkfifo "$d/fifo"
+	cat "$d/fifo" >"$d/out" &
+	local reader=$!
+	sleep 0.5	# cat has opened the FIFO: a stopped cat that has not would hold the writer's open
+	kill -STOP $reader
+	timeout 30 $UMK $H/conwrite 2 >"$d/fifo" 2>"$d/err" &
+	local umk_pid=$!
+	sleep 3
+	kill -CONT $reader
+	wait $umk_pid || fail "umk failed: $(cat "$d/err")"
+	wait $reader
+	cat "$d/err"
+	[[ $(sha256sum <"$d/out" | cut -d' ' -f1) == "$sum" ]] || fail "the output differs"
+	local ms
+	ms=$(ticks_ms "$d/err")
+	[[ -n $ms && $ms -lt 2500 ]] || fail "100 ticks of 10 ms took ${ms:-?} ms: the writer stalled umk"
+}
+
+@test "umk leaves the flags of the host's stdout and stderr as it found them" {
+	require_umk
+	# one pipe behind fds 1 and 2, shared with the shell that reads fdinfo
+	run bash -c "{ grep flags /proc/self/fdinfo/1; $UMK $H/hello; grep flags /proc/self/fdinfo/1; } 2>&1 | cat"
+	assert_success
+	local before after
+	before=$(sed -n 1p <<<"$output")
+	after=$(sed -n 3p <<<"$output")
+	[[ $before == flags:* && $before == "$after" ]] || fail "flags changed: $output"
+}

@@ -48,7 +48,7 @@ every handler ran on a worker, in its own TLS: yes"
 }
 
 @test "on a host that hides FSGSBASE umk takes the arch_prctl path by itself" {
-	export LD_PRELOAD=$ROOT/build/tests/hidefsgsbase.so
+	export LD_PRELOAD=$ROOT/$B/tests/hidefsgsbase.so
 	umk $H/fsbase hwcap
 	assert_output "AT_HWCAP2 has FSGSBASE: no"
 	umk $H/fsbase guard

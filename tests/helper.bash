@@ -40,8 +40,10 @@ load '/usr/lib/bats/bats-assert/load'
 # temporary directory) can load it too.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
-UMK=${UMK:-build/umk}
-H=build/harness
+# UMK_BUILD: the build to test (make SANITIZE=undefined test: build-ubsan).
+B=${UMK_BUILD:-build}
+UMK=${UMK:-$B/umk}
+H=$B/harness
 UMK_TIMEOUT=${UMK_TIMEOUT:-20}
 
 # _timed CMD...: run CMD under timeout. A hang ends with status 124 (killed

@@ -8,7 +8,7 @@
 load helper
 
 @test "the restart decision matches Linux's table in every cell, and SA_RESUME changes only its own" {
-	run --separate-stderr timeout 10 build/tests/restart_decision
+	run --separate-stderr timeout 10 $B/tests/restart_decision
 	assert_success
 	assert_output "ERESTARTSYS no-handler restart
 ERESTARTSYS handler EINTR

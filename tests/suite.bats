@@ -54,7 +54,7 @@ TEST "the same input on both sides" { same_as_native -i "echo hi" $H/conread; }'
 	# build/tests/nosud fakes such a host (see boot.bats).
 	local fake=$BATS_TEST_TMPDIR/umk-nosud real=$UMK
 	[[ $real == /* ]] || real=$ROOT/$real
-	printf '#!/bin/sh\nexec %q %q "$@"\n' "$ROOT/build/tests/nosud" "$real" >"$fake"
+	printf '#!/bin/sh\nexec %q %q "$@"\n' "$ROOT/$B/tests/nosud" "$real" >"$fake"
 	chmod +x "$fake"
 	fixture nosud '
 TEST "umk runs hello" { umk $H/hello; }

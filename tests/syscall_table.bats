@@ -6,7 +6,7 @@
 load helper
 
 TABLE=kernel/syscall_64.tbl
-GEN=build/include/generated
+GEN=$B/include/generated
 
 # table_lines: the table's lines without comments or blank lines.
 table_lines() {
@@ -52,7 +52,7 @@ table_lines() {
 @test "gdb's constants name every number of the table as the trace does" {
 	local want got
 	want=$(table_lines | awk '{ printf "%s: \"%s\",\n", $1, $2 }')
-	got=$(sed -n '/^SYSCALLS = {$/,/^}$/p' build/gdb/umk/constants.py | sed '1d;$d')
+	got=$(sed -n '/^SYSCALLS = {$/,/^}$/p' $B/gdb/umk/constants.py | sed '1d;$d')
 	assert_equal "$got" "$want"
 }
 

@@ -297,7 +297,7 @@ lt() {
 
 # ---- the renderer is a tool: harness/umk-trace draws saved traces ----
 
-UMK_TRACE=build/harness/umk-trace
+UMK_TRACE=$B/harness/umk-trace
 
 @test "a saved JSON-lines trace of the demo redraws with umk-trace to exactly what --timeline and --trace-format=chrome give" {
 	local d=$BATS_TEST_TMPDIR

@@ -5,7 +5,7 @@
 load helper
 
 @test "the timer queue keeps (expiry, order armed) order through random adds, deletes and pops" {
-	run --separate-stderr timeout 60 build/tests/timerqueue
+	run --separate-stderr timeout 60 $B/tests/timerqueue
 	assert_success
 	assert_output --regexp '^timerqueue: [0-9]+ adds, [0-9]+ deletes, [0-9]+ pops match the reference$'
 }

@@ -75,3 +75,13 @@ $stderr"
 	umk $H/hello
 	assert_equal "$stderr" ''
 }
+
+@test "a trace file that cannot be written (a full disk) is dropped with one line" {
+	umk --trace=/dev/full $H/hello
+	assert_output 'hello, world'
+	[[ $stderr == 'umk: trace to /dev/full: write failed (ENOSPC): the run goes on without it' ]] ||
+		fail "stderr: $stderr"
+	umk --trace=/dev/full --trace-format=json $H/hello
+	assert_output 'hello, world'
+	[[ $(wc -l <<<"$stderr") == 1 ]] || fail "stderr: $stderr"
+}

@@ -111,7 +111,7 @@ for e in json.load(open(sys.argv[1])):
 
 # ---- umk-trace, the renderer of saved traces ----
 
-UMK_TRACE=build/harness/umk-trace
+UMK_TRACE=$B/harness/umk-trace
 
 # umk_trace [-s STATUS] ARG...: run build/harness/umk-trace (stdin as given),
 # failing unless it exits STATUS (default 0).

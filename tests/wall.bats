@@ -8,7 +8,7 @@
 load helper
 
 @test "the kernel's snprintf prints what glibc's prints, for every format the kernel uses and every buffer size" {
-	run --separate-stderr timeout 20 build/tests/vsprintf
+	run --separate-stderr timeout 20 $B/tests/vsprintf
 	assert_success
 	assert_output --regexp '^[0-9]+ checks, 0 mismatches$'
 }

@@ -61,7 +61,7 @@ void arch_free_context(struct task_struct *p);
 /* ---- arch/irq.c: interrupts ---- */
 
 #define IRQ_TIMER 0	/* host SIGALRM: the one-shot timer expired */
-#define IRQ_CONSOLE 1	/* host SIGIO: console input */
+#define IRQ_CONSOLE 1	/* host SIGIO: console input, or room on a console output */
 #define IRQ_HOSTSIG 2	/* host SIGINT, SIGQUIT, SIGTERM or SIGHUP for umk */
 #define NR_IRQS 3
 
@@ -112,6 +112,19 @@ int os_access_exec(const char *path);	/* 0 or -errno */
 int os_poll_now(int fd, int events);
 int os_ioctl_winsize(int fd, void *ws);	/* TIOCGWINSZ: 0 or -errno */
 int os_isatty(int fd);
+/* arch/irq.c: can a write to console fd 0, 1 or 2 find the host fd full,
+ * with IRQ_CONSOLE raised when room comes free? Then write only after
+ * os_poll_now says POLLOUT, at most PIPE_BUF bytes at a time. false: the fd
+ * takes every write at once (a regular file, /dev/null) or cannot say when
+ * it has room, and a write goes straight to the host. */
+bool os_output_waits(int fd);
+/* Write all n bytes of umk's own output (a trace sink), waiting on the host
+ * while fd is full. Returns n, -errno of a failed write, or -EINTR when umk
+ * was sent a host signal (SIGINT, SIGTERM...) while it waited: the caller
+ * gives up on fd so that umk can act on the signal. */
+ssize_t os_write_wait(int fd, const void *buf, size_t n);
+/* Write s to the host's stderr if it takes it now; drop it otherwise. */
+void os_console_err_try(const char *s);
 
 /* ---- arch/mem.c: memory ---- */
 

@@ -30,6 +30,7 @@ struct boot_options {
 		int fd;			/* a host fd: --trace's file or stderr, or
 					 * the pipe to a renderer arch/ started */
 		bool json;		/* JSON lines; else text */
+		const char *name;	/* the file, "stderr" or the renderer */
 	} trace_sinks[BOOT_MAX_TRACE_SINKS];
 };
 

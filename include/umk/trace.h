@@ -94,8 +94,13 @@ extern struct trace_ring trace_ring;
 
 /* At boot, from start_kernel's boot options, for each place events are
  * written as they happen (--trace's file or stderr, the pipe to each
- * renderer arch/ starts): write every event to host fd in format. */
-void trace_add_sink(int fd, enum trace_format format);
+ * renderer arch/ starts): write every event to host fd in format. name
+ * (kept, not copied) says which in the one line that drops the sink after
+ * a failed write (kernel/trace.c). */
+void trace_add_sink(int fd, enum trace_format format, const char *name);
+/* Write one formatted event to sink number sink (trace_add_sink's order),
+ * waiting while it is full; a failure drops the sink. */
+void trace_sink_write(int sink, const char *buf, size_t n);
 
 /* An event with no typed fields beyond pid and time. */
 void trace(enum trace_event ev, const char *fmt, ...) __printf(2, 3);
@@ -122,7 +127,7 @@ static inline bool trace_writing(void)
 }
 const char *trace_event_name(enum trace_event ev);
 
-/* kernel/trace_json.c: one event as a JSON line, written to fd. */
-void trace_json_line(int fd, const struct trace_entry *e);
+/* kernel/trace_json.c: one event as a JSON line, written to sink. */
+void trace_json_line(int sink, const struct trace_entry *e);
 
 #endif
