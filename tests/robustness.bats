@@ -58,6 +58,23 @@ rounding toward zero: yes"
 	assert_output "pthread_create: EAGAIN after 4096 threads"
 }
 
+@test "when the host refuses memory for kernel stacks, threads stop with EAGAIN and umk exits cleanly" {
+	require_umk
+	# A host address-space limit (ulimit -v, in KiB) that runs out long
+	# before umk's 4096-thread limit: kernel stacks and thread stacks
+	# cannot all be mapped, so clone fails with ENOMEM (pthread_create's
+	# EAGAIN), never an oops.
+	echo "\$ ulimit -v 150000; $UMK $H/limits threads"
+	run --separate-stderr timeout -k 5 60 bash -c "ulimit -v 150000 && exec $UMK $H/limits threads"
+	assert_success
+	assert_output --regexp '^pthread_create: EAGAIN after [0-9]+ threads$'
+	local n=${output##*after }
+	n=${n%% *}
+	assert [ "$n" -gt 10 ]
+	assert [ "$n" -lt 4096 ]
+	assert_equal "$stderr" ""
+}
+
 @test "times whose nanoseconds overflow saturate to forever, as on Linux (umk looped forever once)" {
 	same_as_native $H/hugetime
 	assert_output "setitimer(huge interval) = 0
