@@ -268,11 +268,11 @@ section() {
 	run timeout -k 5 120 make -s gdb PROG="$H"/sleeper ARGS=10 \
 		<<<$'show args\nbreak sys_nanosleep\nrun\numk-ps\nkill\n'
 	echo "$output"
-	assert_output --partial '"--clock=virtual build/harness/sleeper 10"'
+	assert_output --partial "\"--clock=virtual $H/sleeper 10\""
 	assert_output --regexp '    1     1     0 running +sleeper +nanosleep'
 	run timeout -k 5 120 make -s gdb PROG="$H"/sleeper ARGS=10 CLOCK=host <<<'show args'
 	echo "$output"
-	assert_output --partial '"--clock=host build/harness/sleeper 10"'
+	assert_output --partial "\"--clock=host $H/sleeper 10\""
 }
 
 @test "the walkthrough's gdb commands are in docs/gdb-walkthrough.md verbatim" {
