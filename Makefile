@@ -142,6 +142,16 @@ $(BUILD)/harness/%: harness/%.c $(HARNESS_COMMON) $(wildcard harness/lib/*.h) | 
 	@echo "  MUSLCC  $<"
 	$(Q)$(MUSLCC) $(USER_CFLAGS) -Iharness/lib -Iinclude $(USER_LDFLAGS) -o $@ $(USER_PRE) $< $(HARNESS_COMMON) $(USER_POST)
 
+# The system-call fuzzer's list of calls and argument types, from the table.
+FUZZ_CALLS := $(BUILD)/harness/gen/fuzz_calls.h
+$(FUZZ_CALLS): kernel/syscall_64.tbl
+	@echo "  GEN     $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)awk '/^[0-9]/ && NF >= 4 && $$3 != "-" { printf "\t{ %s, \"%s\", \"%s\" },\n", $$1, $$2, $$4 }' \
+		$< > $@.tmp && mv $@.tmp $@
+$(BUILD)/harness/fuzz: $(FUZZ_CALLS)
+$(BUILD)/harness/fuzz: USER_CFLAGS += -I$(BUILD)/harness/gen
+
 # Unit tests: kernel files with no dependencies, linked into a host program.
 $(BUILD)/tests/restart_decision: tests/unit/restart_decision.c $(BUILD)/kernel/restart.o | $(BUILD)/tests
 	@echo "  CC      $<"
@@ -250,7 +260,10 @@ gdb: all
 # with libFuzzer, ASan and UBSan, run with the generated broken programs,
 # the harness programs and tests/elf-regress/ as seeds; what it finds
 # (crash-*, timeout-*, oom-* and leak-* files) lands in tests/elf-regress/,
-# which tests/elf_loader.bats replays: commit them with the fix.
+# which tests/elf_loader.bats replays: commit them with the fix. Then the
+# system-call fuzzer runs under umk for as long, from a seed taken from the
+# clock and printed first: build/umk build/harness/fuzz -s SEED -t SECONDS
+# runs the same calls again (the signals' timing differs).
 FUZZ_SECONDS ?= 30
 CLANG := clang
 FUZZ := $(BUILD)/fuzz
@@ -280,6 +293,7 @@ fuzz: all $(FUZZ)/elf_fuzz
 	$(FUZZ)/elf_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix=tests/elf-regress/ \
 		$(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
+	$(BUILD)/umk $(BUILD)/harness/fuzz -s $$(date +%s) -n 1000 -t $(FUZZ_SECONDS) -v
 
 clean:
 	rm -rf $(BUILD)
