@@ -21,7 +21,8 @@
  *
  * Argument types ("dpu", see the table's header): fds that exist and do
  * not; pointers into canaried buffers, to the end of a page before a guard
- * page, read-only text, unmapped memory, umk's vDSO and kernel or
+ * page, read-only text, unmapped memory, umk's vDSO, umk's own image, heap
+ * and stack (found in the host's /proc/self/maps) and kernel or
  * non-canonical addresses; lengths of 0, page boundaries and huge; flag
  * words with unknown bits. What a worker must not do is kept out, each for
  * its reason:
@@ -34,7 +35,8 @@
  *                         to pids that do not exist, never SIGKILL: the
  *                         parent and umk's other tasks are not targets;
  *                         every other signal is caught, and rt_sigaction
- *                         sets SIG_DFL only where it ignores
+ *                         sets SIG_DFL only where it ignores, never with
+ *                         SA_RESETHAND
  * and some arguments are bounded so that what the kernel may rightly do
  * stays inside what the worker owns: lengths with a buffer never exceed it
  * (huge lengths go with the end-of-page buffer), mmap, munmap and mprotect
@@ -212,9 +214,50 @@ static unsigned char *slot(void)
 	return p;
 }
 
+/*
+ * umk's own memory: its image, heap and stack, from the host's
+ * /proc/self/maps (umk's, read through its hostfs). No call may read or
+ * write there for a program (access_ok: only the caller's regions).
+ */
+static unsigned long umk_addr[16];
+static int n_umk_addr;
+
+static void find_umk_memory(void)
+{
+	static char maps[65536];
+	long fd = rsys(SYS_open, "/proc/self/maps", 0), n = 0, r;
+	char *line, *end;
+
+	if (fd < 0)
+		return;
+	while (n < (long)sizeof(maps) - 1 &&
+	       (r = rsys(SYS_read, fd, maps + n, sizeof(maps) - 1 - n)) > 0)
+		n += r;
+	rsys(SYS_close, fd);
+	maps[n] = '\0';
+	for (line = maps; *line && n_umk_addr < 16; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			break;
+		*end = '\0';
+		if ((strlen(line) > 4 && !strcmp(end - 4, "/umk")) || strstr(line, "[heap]") ||
+		    strstr(line, "[stack]")) {
+			umk_addr[n_umk_addr] = strtoul(line, NULL, 16) + 64 * (n_umk_addr & 3);
+			n_umk_addr++;
+		}
+	}
+}
+
+static long umk_pointer(void)
+{
+	return n_umk_addr ? (long)umk_addr[rnd() % n_umk_addr] : -1L;
+}
+
 /* Pointers the kernel must refuse without touching anything. */
 static long bad_pointer(void)
 {
+	if (rnd() % 8 == 0)
+		return umk_pointer();
 	return (long)PICK(0, 1, (unsigned long)guard, (unsigned long)guard + 4095,
 			  (unsigned long)&bad_pointer,		/* read-only text */
 			  vdso, vdso - PAGE,			/* umk's vDSO, its data */
@@ -227,6 +270,8 @@ static long bad_pointer(void)
  * a signal mask) whose garbage contents would take the worker down. */
 static long unreadable_pointer(void)
 {
+	if (rnd() % 8 == 0)
+		return umk_pointer();
 	return (long)PICK(1, (unsigned long)guard, (1UL << 47) - 1, 0x8000000000000000UL,
 			  0xffff880000000000UL, -1UL, 0xdead0000000UL);
 }
@@ -465,7 +510,7 @@ static int sanitize(int nr, const char *types, long *a)
 			if (p[0] == (long)SIG_DFL && a[0] != SIGCHLD && a[0] != SIGCONT &&
 			    a[0] != SIGURG && a[0] != SIGWINCH)
 				p[0] = (long)catch;
-			p[1] = (long)(rnd() & 0xffffffffUL) | SA_RESTORER;
+			p[1] = (long)(rnd() & 0x7fffffffUL & ~SA_RESETHAND) | SA_RESTORER;
 			p[2] = (long)restorer;
 			a[1] = (long)p;
 		} else if (a[1]) {
@@ -570,6 +615,7 @@ static int worker(unsigned long seed, int n)
 		}
 	}
 	fill_slots();
+	find_umk_memory();
 	/* Some fds to find: /dev/null, a pipe, a dup. */
 	close(0);
 	close(1);
@@ -659,7 +705,7 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 	close(p[1]);
 	snprintf(s, sizeof(s), "%lu", seed);
 	snprintf(c, sizeof(c), "%d", n);
-	w->pid = spawn(self, (char *[]){ (char *)self, "-W", s, "-n", c, NULL });
+	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, "-W", s, NULL });
 	close(REPORT_FD);
 	w->fd = p[0];
 	w->seed = seed;
