@@ -2,7 +2,7 @@
  * fuzz: arguments drawn by type for every system call umk implements, from
  * workers that signals, stops and continues keep interrupting.
  *
- *   fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v]
+ *   fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C]
  *
  * The calls and the type of each argument come from kernel/syscall_64.tbl
  * (fuzz_calls.h, generated from it at build time). The parent spawns
@@ -17,7 +17,9 @@
  *   - a worker made no progress for HANG_MS while running (a call that
  *     never returned: every call must, SIGALRM interrupts a sleep every
  *     WATCHDOG_MS);
- * and umk must not oops (the Bats test checks its stderr).
+ * and umk must not oops (the Bats test checks its stderr). -C tests the
+ * canary check instead: each worker makes one read one byte too long for
+ * its buffer, which must fail the run.
  *
  * Argument types ("dpu", see the table's header): fds that exist and do
  * not; pointers into canaried buffers, to the end of a page before a guard
@@ -431,6 +433,7 @@ static void arena_range(long *addr, long *len)
 }
 
 static int self_pid, self_tid;
+static int selftest;		/* -C */
 
 static long target_pid(void)
 {
@@ -627,6 +630,19 @@ static int worker(unsigned long seed, int n)
 		pipe(pfd);
 		dup(pfd[1]);
 	}
+	if (selftest) {
+		/* The canary check's own test: a read one byte longer than
+		 * the buffer it fills must be caught. */
+		for (i = 0; i < NCALLS && calls[i].nr != SYS_read; i++)
+			;
+		cur_args[0] = rsys(SYS_open, "/dev/zero", 0);
+		cur_args[1] = (long)(slots[0] + CANARY);
+		cur_args[2] = SLOT + 1;
+		rsys(SYS_read, cur_args[0], cur_args[1], cur_args[2]);
+		if (!canaries_intact())
+			put_report(-2 - i, FAIL_CANARY, cur_args);
+		return 71;
+	}
 	for (i = 0; i < n; i++) {
 		int c = (int)(rnd() % NCALLS), j;
 		const char *t = calls[c].args;
@@ -705,7 +721,8 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 	close(p[1]);
 	snprintf(s, sizeof(s), "%lu", seed);
 	snprintf(c, sizeof(c), "%d", n);
-	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, "-W", s, NULL });
+	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, selftest ? "-C" : "-v", "-W", s,
+				       NULL });
 	close(REPORT_FD);
 	w->fd = p[0];
 	w->seed = seed;
@@ -742,16 +759,17 @@ int main(int argc, char **argv)
 	long pairs = 0, distinct = 0, errnos = 0;
 	unsigned char any_errno[MAX_ERRNO / 8] = { 0 };
 
-	while ((opt = getopt(argc, argv, "s:w:n:t:vW:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:w:n:t:vCW:")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'w': nworkers = atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
 		case 't': seconds = atoi(optarg); break;
 		case 'v': verbose = 1; break;
+		case 'C': selftest = 1; break;
 		case 'W': return worker(strtoul(optarg, NULL, 0), n);
 		default:
-			fprintf(stderr, "usage: fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v]\n");
+			fprintf(stderr, "usage: fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C]\n");
 			return 2;
 		}
 	}

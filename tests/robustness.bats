@@ -27,6 +27,15 @@ handler runs = 1"
 	[[ $stderr != *oops* ]] || fail "umk oopsed: $stderr"
 }
 
+@test "the system-call fuzzer catches a call that writes past the buffer it was given" {
+	# fuzz -C: one read(/dev/zero) a byte longer than its canaried buffer
+	require_umk
+	run --separate-stderr timeout 20 $UMK $H/fuzz -C -w 2 </dev/null
+	assert_failure 1
+	assert_line --regexp '^fuzz: FAIL worker seed 1: a canary changed after read\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x401, '
+	assert_line 'fuzz: 2 failures'
+}
+
 @test "a fault whose handler's frame cannot be written kills only the program" {
 	same_as_native -s 139 --trace $H/badaltstack
 	assert_output faulting
