@@ -258,9 +258,10 @@ gdb: all
 
 # Fuzzing. The ELF target is kernel/binfmt_elf.c itself, built by clang
 # with libFuzzer, ASan and UBSan, run with the generated broken programs,
-# the harness programs and tests/elf-regress/ as seeds; what it finds
-# (crash-*, timeout-*, oom-* and leak-* files) lands in tests/elf-regress/,
-# which tests/elf_loader.bats replays: commit them with the fix. Then the
+# the harness programs, the host's busybox if it has one, and
+# tests/elf-regress/ as seeds; what it finds (crash-*, timeout-*, oom-*
+# and leak-* files) lands in tests/elf-regress/, which
+# tests/elf_loader.bats replays: commit them with the fix. Then the
 # system-call fuzzer runs under umk for as long, from a seed taken from the
 # clock and printed first: build/umk build/harness/fuzz -s SEED -t SECONDS
 # runs the same calls again (the signals' timing differs).
@@ -289,7 +290,7 @@ $(FUZZ)/elf_fuzz: tests/fuzz/elf_fuzz.c $(FUZZ)/binfmt_elf.o kernel/binfmts.h
 fuzz: all $(FUZZ)/elf_fuzz
 	$(Q)mkdir -p $(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
 	$(Q)cp $(ELF_SEEDS)/* $(filter-out $(BUILD)/harness/umk-trace,$(HARNESS_PROGS)) \
-		$(FUZZ)/elf-seeds/
+		$(wildcard /bin/busybox /usr/bin/busybox) $(FUZZ)/elf-seeds/
 	$(FUZZ)/elf_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix=tests/elf-regress/ \
 		$(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
