@@ -65,19 +65,22 @@ for ((r = 0; r < ROUNDS; r++)); do
 	done
 done
 
-stat() {	# "min median" of a list of numbers
-	tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[1], v[int((NR + 1) / 2)] }'
+# sorted LIST: the numbers of a space-separated list, one a line, in order.
+sorted() {
+	tr ' ' '\n' <<<"$1" | grep . | sort -g
+}
+median() {
+	sorted "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+declare -A mins meds
 for i in "${!names[@]}"; do
-	read -r mn md < <(stat "${results[$i]}")
-	printf '%-34s %7d / %7d\n' "${names[$i]}" "$mn" "$md"
-	eval "min_$i=$mn med_$i=$md"
+	mins[$i]=$(sorted "${results[$i]}" | head -n 1)
+	meds[$i]=$(median "${results[$i]}")
+	printf '%-34s %7d / %7d\n' "${names[$i]}" "${mins[$i]}" "${meds[$i]}"
 done
-# shellcheck disable=SC2154 # set by the eval above
 for i in 1 2; do
-	awk -v n="${names[$i]}" -v a="$(eval echo "\$min_$i")" -v b="$min_0" \
-		-v c="$(eval echo "\$med_$i")" -v d="$med_0" \
+	awk -v n="${names[$i]}" -v a="${mins[$i]}" -v b="${mins[0]}" -v c="${meds[$i]}" -v d="${meds[0]}" \
 		'BEGIN { printf "%-34s %.2fx the floor (min), %.2fx (median)\n", n, a / b, c / d }'
 done
 
@@ -85,18 +88,16 @@ done
 echo "sleepers: overshoot of 1 ms sleeps in us, median / p99 (median of $ROUNDS rounds)"
 for k in 10 100 1000; do
 	for side in native umk; do
-		meds="" p99s=""
+		late="" p99s=""
 		for ((r = 0; r < ROUNDS; r++)); do
 			if [[ $side == umk ]]; then
 				out=$(taskset -c "$CPU" build/umk $H/sleepers "$k" "$SLEEPS")
 			else
 				out=$(taskset -c "$CPU" $H/sleepers "$k" "$SLEEPS")
 			fi
-			meds+="$(sed -n 's/.*median \([0-9.]*\) us.*/\1/p' <<<"$out") "
+			late+="$(sed -n 's/.*median \([0-9.]*\) us.*/\1/p' <<<"$out") "
 			p99s+="$(sed -n 's/.*p99 \([0-9.]*\) us.*/\1/p' <<<"$out") "
 		done
-		printf '%-34s %9s / %9s\n' "sleepers $k ($side)" \
-			"$(tr ' ' '\n' <<<"$meds" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
-			"$(tr ' ' '\n' <<<"$p99s" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+		printf '%-34s %9s / %9s\n' "sleepers $k ($side)" "$(median "$late")" "$(median "$p99s")"
 	done
 done

@@ -18,7 +18,6 @@
 
 #include "signal.h"
 
-
 /* Interrupts recorded while the kernel ran (or that brought us in). */
 void irq_replay(void)
 {

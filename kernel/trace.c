@@ -15,22 +15,21 @@
  * keeps every event regardless.
  */
 #include <umk/arch.h>
+#include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
 
-#define TRACE_MAX_SINKS 3
-
 struct trace_ring trace_ring;
-/* Set up at boot, before any event; never changed after. */
+/* Set up at boot from the boot options, before any event; never changed
+ * after but to drop a failed one. */
 static struct trace_sink {
 	int fd;				/* a host fd; -1 once dropped */
 	enum trace_format format;
 	const char *name;		/* for the message that drops it */
-} sinks[TRACE_MAX_SINKS];
+} sinks[BOOT_MAX_TRACE_SINKS];
 int trace_nr_sinks;
-
 
 const char *trace_event_name(enum trace_event ev)
 {
@@ -39,8 +38,8 @@ const char *trace_event_name(enum trace_event ev)
 
 void trace_add_sink(int fd, enum trace_format format, const char *name)
 {
-	if (trace_nr_sinks == TRACE_MAX_SINKS)
-		panic("trace_add_sink: more than %d sinks", TRACE_MAX_SINKS);
+	if (trace_nr_sinks == BOOT_MAX_TRACE_SINKS)
+		panic("trace_add_sink: more than %d sinks", BOOT_MAX_TRACE_SINKS);
 	sinks[trace_nr_sinks++] = (struct trace_sink){ .fd = fd, .format = format, .name = name };
 }
 
