@@ -9,6 +9,8 @@
  * the kernel").
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -88,4 +90,70 @@ void *kgrow(void *p, size_t n, size_t *cap, size_t size)
 	memset((char *)p + *cap * size, 0, (new_cap - *cap) * size);
 	*cap = new_cap;
 	return p;
+}
+
+int os_memfd_create(const char *name)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int os_ftruncate(int fd, u64 size)
+{
+	return ftruncate(fd, (off_t)size) ? -errno : 0;
+}
+
+ssize_t os_pwrite(int fd, const void *buf, size_t n, u64 off)
+{
+	ssize_t r = pwrite(fd, buf, n, (off_t)off);
+
+	return r < 0 ? -errno : r;
+}
+
+int os_punch_hole(int fd, u64 off, u64 len)
+{
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		return -errno;
+	return 0;
+}
+
+/* Extent by extent (SEEK_DATA, SEEK_HOLE), so that a sparse range costs
+ * only what it holds; copy_file_range moves the pages inside the host. */
+int os_copy_data(int in, int out, u64 off, u64 len)
+{
+	off_t end = (off_t)(off + len), pos = (off_t)off;
+
+	while (pos < end) {
+		off_t data = lseek(in, pos, SEEK_DATA), hole;
+
+		if (data < 0)
+			return errno == ENXIO ? 0 : -errno;
+		if (data >= end)
+			return 0;
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0)
+			return -errno;
+		if (hole > end)
+			hole = end;
+		pos = data;
+		while (pos < hole) {
+			off_t o = pos;
+			ssize_t r = copy_file_range(in, &pos, out, &o, (size_t)(hole - pos), 0);
+
+			if (r < 0)
+				return -errno;
+			if (r == 0)
+				return -EIO;
+		}
+	}
+	return 0;
+}
+
+int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off)
+{
+	void *p = mmap(addr, len, prot & (PROT_READ | PROT_WRITE | PROT_EXEC),
+		       MAP_SHARED | MAP_FIXED, fd, (off_t)off);
+
+	return p == MAP_FAILED ? -errno : 0;
 }

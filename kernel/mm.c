@@ -611,3 +611,28 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 		return -ENOMEM;
 	return mm_protect(mm, start, len, (int)(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)));
 }
+
+struct hostmem *hostmem_create(const char *name)
+{
+	int fd = os_memfd_create(name);
+	struct hostmem *h;
+
+	if (fd < 0)
+		return NULL;
+	h = kmalloc(sizeof(*h));
+	h->count = 1;
+	h->fd = fd;
+	return h;
+}
+
+void hostmem_put(struct hostmem *h)
+{
+	if (!h)
+		return;
+	if (h->count <= 0)
+		panic("hostmem_put: object %p has %d references", (void *)h, h->count);
+	if (--h->count)
+		return;
+	os_close(h->fd);
+	kfree(h);
+}

@@ -146,6 +146,21 @@ void kfree(const void *p);
  * moves to one of twice the size, its new elements zeroed. Returns it. */
 void *kgrow(void *p, size_t n, size_t *cap, size_t size);
 
+/* Host memory files (memfd): the pages of every address space, of shared
+ * anonymous memory and of tmpfs files live in them (docs/design.md,
+ * "Address spaces"). All return 0 (or a count) or -errno. */
+int os_memfd_create(const char *name);	/* a new empty file: its fd */
+int os_ftruncate(int fd, u64 size);
+ssize_t os_pwrite(int fd, const void *buf, size_t n, u64 off);
+/* Free [off, off + len) of fd: reads there give zeros again. */
+int os_punch_hole(int fd, u64 off, u64 len);
+/* Copy the data (not the holes) of [off, off + len) of in to the same
+ * offsets of out, whose range must be a hole. */
+int os_copy_data(int in, int out, u64 off, u64 len);
+/* Map [off, off + len) of fd at addr (MAP_SHARED | MAP_FIXED, over
+ * whatever the caller had there). */
+int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off);
+
 /* ---- arch/fsbase.c: the user's FS base ---- */
 
 /* AT_HWCAP2 for programs: HWCAP2_FSGSBASE only when they may change their

@@ -89,6 +89,15 @@ struct file_operations {
 	s64 (*llseek)(struct file *f, s64 offset, int whence);
 	int (*fstat)(struct file *f, struct stat *st);
 	void (*release)(struct file *f);
+	/* mmap of the file (kernel/mm.c). Both optional; a file with neither
+	 * cannot be mapped (-ENODEV). MAP_SHARED needs get_hostmem: the host
+	 * memory holding the file's pages at their file offsets (a new
+	 * reference; NULL with *err set on failure). MAP_PRIVATE copies the
+	 * pages in with read_kernel (or from get_hostmem's object): read up
+	 * to n bytes at off into the kernel buffer buf; bytes or -errno, short
+	 * at end of file. */
+	struct hostmem *(*get_hostmem)(struct file *f, int *err);
+	ssize_t (*read_kernel)(struct file *f, void *buf, size_t n, s64 off);
 };
 
 /* struct stat as x86-64 Linux lays it out (144 bytes). */

@@ -38,6 +38,25 @@ struct mm_struct {
 	char exe[256];			/* path the program was executed as */
 };
 
+/* Memory that mappings share: anonymous MAP_SHARED memory, a tmpfs file's
+ * pages. A host memfd; an offset in it is an offset in the object (a page
+ * of a file at file offset off is at off). Refcounted: every vma mapping it
+ * and every tmpfs inode holding it has a reference (kernel/mm.c). */
+struct hostmem {
+	int count;
+	int fd;				/* the host memfd */
+};
+
+/* A new empty object (size 0: the owner sets it with os_ftruncate), or
+ * NULL when the host refuses one (out of fds or memory). */
+struct hostmem *hostmem_create(const char *name);
+static inline struct hostmem *hostmem_get(struct hostmem *h)
+{
+	h->count++;
+	return h;
+}
+void hostmem_put(struct hostmem *h);	/* closes the memfd at 0 */
+
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm);	/* drop a user; free regions at 0 */
 /* Map len bytes of anonymous memory for mm; addr is a hint, or where it must
