@@ -636,3 +636,24 @@ void hostmem_put(struct hostmem *h)
 	os_close(h->fd);
 	kfree(h);
 }
+
+size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len)
+{
+	struct mm_struct *mm = tsk->mm;
+	struct vm_area_struct *vma;
+	size_t done = 0;
+
+	if (!mm)
+		return 0;
+	while (done < len) {
+		size_t n;
+
+		vma = find_vma(mm, addr + done);
+		if (!vma || !(vma->prot & PROT_READ))
+			break;
+		n = min(len - done, vma->vm_end - (addr + done));
+		memcpy((char *)buf + done, (const void *)(addr + done), n);
+		done += n;
+	}
+	return done;
+}

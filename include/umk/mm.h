@@ -66,6 +66,12 @@ unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int p
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
 int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot);
 
+/* Read len bytes at addr of tsk's memory into buf, wherever tsk's address
+ * space is (mm/memory.c's access_process_vm, read only): the bytes read,
+ * short where the range leaves tsk's regions, 0 for a task without an mm.
+ * For /proc/PID/cmdline and environ. */
+size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len);
+
 /* kernel/exec.c */
 struct linux_binprm;
 /* Load path as the current task's new program, replacing its mm; on
