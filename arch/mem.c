@@ -150,10 +150,10 @@ int os_copy_data(int in, int out, u64 off, u64 len)
 	return 0;
 }
 
-int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off)
+int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off, bool shared)
 {
 	void *p = mmap(addr, len, prot & (PROT_READ | PROT_WRITE | PROT_EXEC),
-		       MAP_SHARED | MAP_FIXED, fd, (off_t)off);
+		       (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_FIXED, fd, (off_t)off);
 
 	return p == MAP_FAILED ? -errno : 0;
 }

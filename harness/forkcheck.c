@@ -1,5 +1,5 @@
-/* forkcheck: calls fork() once. umk is a NOMMU kernel and answers ENOSYS
- * ("fork: ENOSYS"); natively the child exits at once ("fork: ok"). */
+/* forkcheck: calls fork() once; the child exits at once ("fork: ok"), or
+ * fork fails ("fork: ENOSYS" from a kernel without fork). */
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -31,6 +31,8 @@
  *   exit, exit_group      would end the worker before its calls are made
  *   execve, clone, vfork  would replace it or run a second task on its
  *                         memory and canaries
+ *   fork                  each child would fuzz on, unchecked, and fork
+ *                         again (tests/process.bats tests fork)
  *   rt_sigreturn          only as the last call, through a garbage frame
  *                         (the worker then dies of SIGSEGV, as it should)
  *   kill, tkill, tgkill, rt_(tg)sigqueueinfo   only to the worker itself or
@@ -459,7 +461,7 @@ static int sanitize(int nr, const char *types, long *a)
 	}
 	switch (nr) {
 	case SYS_exit: case SYS_exit_group: case SYS_execve: case SYS_clone: case SYS_vfork:
-	case SYS_rt_sigreturn:
+	case SYS_fork: case SYS_rt_sigreturn:
 		return 0;
 	case SYS_kill: case SYS_tkill:
 		a[0] = target_pid();

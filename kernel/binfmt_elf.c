@@ -48,11 +48,8 @@ int check_elf_headers(struct linux_binprm *bprm, unsigned long *lo, unsigned lon
 	err = read_exact(bprm->fd, head, min((u64)bprm->size, sizeof(head)), 0);
 	if (err)
 		return exec_fail(err, "read error (%s)", err_name(err));
-	if (bprm->size < SELFMAG || memcmp(head, ELFMAG, SELFMAG)) {
-		if (head[0] == '#' && head[1] == '!')
-			return exec_fail(-ENOEXEC, "a script (#!): umk runs ELF programs only");
+	if (bprm->size < SELFMAG || memcmp(head, ELFMAG, SELFMAG))
 		return exec_fail(-ENOEXEC, "not an ELF file");
-	}
 	memcpy(eh, head, sizeof(*eh));
 	if (bprm->size < 20)
 		return bad_elf("file ends inside the ELF header");

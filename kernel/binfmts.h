@@ -33,9 +33,22 @@
 #define __USER_CS 0x33
 #define __USER_DS 0x2b
 
+/* binfmt_script: at most this many nested interpreters, each adding its
+ * name, its optional argument and the script's path to argv. */
+#define BINPRM_MAX_SCRIPTS 4
+#define BINPRM_BUF_SIZE 256		/* the "#!" line is read from this */
+
 struct linux_binprm {
-	const char *filename;		/* the path, as given */
+	const char *filename;		/* the path, as given (argv, AT_EXECFN) */
+	const char *interp;		/* the file loaded: filename or its
+					 * interpreter (/proc/PID/exe) */
 	int fd;				/* host fd of the file */
+	/* argv[0] of the program is replaced by these (scripts) */
+	const char *prefix[3 * BINPRM_MAX_SCRIPTS];
+	int nprefix;
+	bool drop_argv0;		/* the caller's argv[0] is replaced */
+	char *script_bufs[BINPRM_MAX_SCRIPTS];	/* kmalloc'ed "#!" lines */
+	int nscripts;
 	s64 size;			/* its size in bytes */
 	Elf64_Ehdr ehdr;
 	Elf64_Phdr *phdrs;		/* kmalloc'ed, ehdr.e_phnum entries */
@@ -43,6 +56,9 @@ struct linux_binprm {
 	const char *const *argv, *const *envp;
 	int argc, envc;
 	struct mm_struct *mm;		/* the new program's, until exec_mmap */
+	char *strings;			/* argv, envp strings, filename (kmalloc) */
+	unsigned long strings_len;
+	unsigned long stack_size;	/* of the new main stack */
 	unsigned long stack_base;	/* lowest address of the stack region */
 	unsigned long p;		/* lowest byte of the strings */
 	unsigned long argv_len, envp_len; /* bytes of their strings */
@@ -60,6 +76,10 @@ int exec_fail(int err, const char *fmt, ...) __printf(2, 3);
 const char *err_name(int err);
 /* exec.c: read exactly n bytes of the program at off. */
 int read_exact(int fd, void *buf, size_t n, u64 off);
+
+/* binfmt_script.c: if the open file is a "#!" script, make its
+ * interpreter the file to load: 1 if so, 0 if not a script, -errno. */
+int load_script(struct linux_binprm *bprm);
 
 /* binfmt_elf.c, in the order do_execve calls them */
 int check_elf_headers(struct linux_binprm *bprm, unsigned long *lo, unsigned long *hi);

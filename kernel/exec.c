@@ -11,15 +11,16 @@
  * The steps follow Linux's order, so that a program passing both a bad
  * argv and a bad file sees the errno Linux gives:
  *   open_exec          ENOENT, EACCES
- *   copy_strings       EFAULT, E2BIG (into the new stack, still unused)
+ *   copy_args          EFAULT, E2BIG (into a kernel buffer)
  *   check_elf_headers  ENOEXEC
+ *   setup_arg_pages    ENOMEM (the new mm is in the window from here)
  *   load_elf_binary    ENOMEM, EIO
  *   create_elf_tables  argc, argv, envp, auxv
  *   exec_mmap          the point of no return
  *
- * NOMMU: the new image, brk area and stack are new host mappings; strings
- * are copied from the old process's memory (still current->mm) straight
- * into the new stack, both being in the one host address space.
+ * The strings are copied out of the old address space before the new one
+ * takes the user window (switch_mm): the new stack, image and brk area are
+ * built in place there, and the old mm comes back if anything fails.
  */
 #include <umk/arch.h>
 #include <umk/elf.h>
@@ -107,7 +108,7 @@ int read_exact(int fd, void *buf, size_t n, u64 off)
 /* fs/exec.c's do_open_execat: a regular file with execute permission. */
 static int open_exec(struct linux_binprm *bprm)
 {
-	const char *path = bprm->filename;
+	const char *path = bprm->interp;
 	int r;
 
 	if (strnlen(path, PATH_MAX) >= PATH_MAX)
@@ -188,12 +189,12 @@ static int copy_string(struct linux_binprm *bprm, char *dst, unsigned long *used
 	return 0;
 }
 
-static int copy_strings(struct linux_binprm *bprm, int n, const char *const *argv, char *dst,
-			unsigned long *used, unsigned long limit)
+static int copy_strings(struct linux_binprm *bprm, int from, int n, const char *const *argv,
+			char *dst, unsigned long *used, unsigned long limit)
 {
 	int i, err;
 
-	for (i = 0; i < n; i++) {
+	for (i = from; i < n; i++) {
 		const char *s;
 
 		if (get_arg_ptr(bprm, argv, i, &s))
@@ -206,18 +207,17 @@ static int copy_strings(struct linux_binprm *bprm, int n, const char *const *arg
 }
 
 /*
- * Map the new stack and put the strings at its top, as Linux leaves them
- * before create_elf_tables: argv strings, envp strings, the filename (for
- * AT_EXECFN), then one zero word at the very top. Linux builds them
- * downwards; umk, not knowing their total length beforehand, copies them
- * upwards into the bottom of the stack and moves them up.
+ * Copy the argument and environment strings out of the caller's memory
+ * (Linux's copy_strings) into bprm->strings, a kernel buffer: the new
+ * stack is in the new address space, which is not in the window while the
+ * old one is. In the order the new stack wants them: argv strings, envp
+ * strings, the filename (for AT_EXECFN).
  */
-static int setup_arg_pages(struct linux_binprm *bprm)
+static int copy_args(struct linux_binprm *bprm)
 {
-	unsigned long base, top, ptr_size, limit, used = 0, argv_end, envp_end;
+	unsigned long ptr_size, limit, used = 0, argv_end, envp_end;
 	unsigned long stack_size = rlimit(RLIMIT_STACK);
-	char *staging;
-	int err;
+	int err, i, skip, nargs;
 
 	bprm->argc = count(bprm, bprm->argv);
 	if (bprm->argc < 0)
@@ -230,49 +230,74 @@ static int setup_arg_pages(struct linux_binprm *bprm)
 	 * of STACK_SIZE (Linux's bprm_stack_limits, with ARG_MAX, 128 KiB, a
 	 * quarter of STACK_SIZE_MIN, as its floor). */
 	stack_size = min(max(stack_size, STACK_SIZE_MIN), STACK_SIZE_MAX) & ~(PAGE_SIZE - 1);
-	ptr_size = ((unsigned long)max(bprm->argc, 1) + bprm->envc) * sizeof(void *);
+	bprm->stack_size = stack_size;
+	/* A script's interpreter, argument and path replace argv[0]. */
+	skip = bprm->drop_argv0 && bprm->argc > 0;
+	nargs = bprm->nprefix + bprm->argc - skip;
+	ptr_size = ((unsigned long)max(nargs, 1) + bprm->envc) * sizeof(void *);
 	if (min(ARG_LIMIT, stack_size / 4) <= ptr_size)
 		return exec_fail(-E2BIG, "argument list too long");
 	limit = min(ARG_LIMIT, stack_size / 4) - ptr_size;
-	base = mm_map(bprm->mm, 0, stack_size, PROT_READ | PROT_WRITE, false, VMA_STACK);
-	if (IS_ERR_VALUE(base))
-		return exec_fail(-ENOMEM, "cannot map the %lu MiB stack", stack_size >> 20);
-	/* A guard page: in one address space an overflow must not run into
-	 * whatever lies below. */
-	err = mm_protect(bprm->mm, base, PAGE_SIZE, PROT_NONE);
-	if (err)
-		panic("setup_arg_pages: guard page: %d", err);
-	bprm->stack_base = base;
-	top = base + stack_size;
-	staging = (char *)(base + PAGE_SIZE);
+	bprm->strings = kmalloc(limit);
 
-	err = copy_strings(bprm, bprm->argc, bprm->argv, staging, &used, limit);
+	for (i = 0; i < bprm->nprefix; i++) {
+		err = copy_string(bprm, bprm->strings, &used, limit, bprm->prefix[i], false);
+		if (err)
+			return err;
+	}
+	err = copy_strings(bprm, skip, bprm->argc, bprm->argv, bprm->strings, &used, limit);
 	if (err)
 		return err;
+	bprm->argc = nargs;
 	/* Linux 5.18+: an empty argv gets "" as argv[0], so that programs
 	 * reading argv[1] never walk into envp. */
 	if (bprm->argc == 0) {
-		err = copy_string(bprm, staging, &used, limit, "", false);
+		err = copy_string(bprm, bprm->strings, &used, limit, "", false);
 		if (err)
 			return err;
 		bprm->argc = 1;
 	}
 	argv_end = used;
-	err = copy_strings(bprm, bprm->envc, bprm->envp, staging, &used, limit);
+	err = copy_strings(bprm, 0, bprm->envc, bprm->envp, bprm->strings, &used, limit);
 	if (err)
 		return err;
 	envp_end = used;
-	err = copy_string(bprm, staging, &used, limit, bprm->filename, false);
+	err = copy_string(bprm, bprm->strings, &used, limit, bprm->filename, false);
 	if (err)
 		return err;
-
-	/* used <= a quarter of the stack: the areas do not overlap */
-	bprm->p = top - sizeof(void *) - used;
-	memcpy((void *)bprm->p, staging, used);
-	memset(staging, 0, used);
+	bprm->strings_len = used;
 	bprm->argv_len = argv_end;
 	bprm->envp_len = envp_end - argv_end;
-	bprm->exec = bprm->p + envp_end;
+	return 0;
+}
+
+/*
+ * Map the new stack at the top of the new address space, in the window
+ * now, and put the strings at its top with one zero word above them, as
+ * Linux leaves them before create_elf_tables. mmap's top-down search starts
+ * below the stack and its growth gap (mm/util.c's mmap_base: the stack
+ * limit, at least 128 MiB).
+ */
+static int setup_arg_pages(struct linux_binprm *bprm)
+{
+	struct mm_struct *mm = bprm->mm;
+	unsigned long top = STACK_TOP, base = top - bprm->stack_size, gap;
+	int err;
+
+	base = mm_map(mm, base, bprm->stack_size, PROT_READ | PROT_WRITE, true, VMA_STACK);
+	if (IS_ERR_VALUE(base))
+		return exec_fail(-ENOMEM, "cannot map the %lu MiB stack", bprm->stack_size >> 20);
+	/* A guard page, as Linux's stack_guard_gap keeps mappings away. */
+	err = mm_protect(mm, base, PAGE_SIZE, PROT_NONE);
+	if (err)
+		return exec_fail(-ENOMEM, "cannot protect the stack's guard page (%s)",
+				 err_name(err));
+	gap = min(max(rlimit(RLIMIT_STACK), 128UL << 20), (TASK_SIZE - USER_WINDOW_START) / 6 * 5);
+	mm->mmap_base = ALIGN_DOWN(top - gap - (1UL << 20), PAGE_SIZE);
+	bprm->stack_base = base;
+	bprm->p = top - sizeof(void *) - bprm->strings_len;
+	memcpy((void *)bprm->p, bprm->strings, bprm->strings_len);
+	bprm->exec = bprm->p + bprm->argv_len + bprm->envp_len;
 	return 0;
 }
 
@@ -355,8 +380,9 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	exec_mm_release(tsk, old_mm);
 	tsk->mm = bprm->mm;
 	bprm->mm = NULL;
+	switch_mm(tsk->mm);	/* again, if de_thread slept */
 	mmput(old_mm);
-	snprintf(tsk->mm->exe, sizeof(tsk->mm->exe), "%s", bprm->filename);
+	snprintf(tsk->mm->exe, sizeof(tsk->mm->exe), "%s", bprm->interp);
 	set_task_comm(tsk, bprm->filename);
 	start_thread(regs, bprm->entry, bprm->sp);
 	setup_new_exec();
@@ -366,7 +392,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	      bool from_user, struct pt_regs *regs, const char **why)
 {
 	struct linux_binprm bprm = {
-		.filename = path, .fd = -1, .from_user = from_user,
+		.filename = path, .interp = path, .fd = -1, .from_user = from_user,
 		.argv = argv, .envp = envp,
 	};
 	unsigned long lo = 0, hi = 0;
@@ -375,14 +401,35 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	if (!regs)
 		panic("do_execve: no pt_regs to load %s into", path);
 	exec_why[0] = '\0';
-	err = open_exec(&bprm);
+	/* The file, or the interpreter of a "#!" script (binfmt_script.c),
+	 * or its interpreter... */
+	for (;;) {
+		err = open_exec(&bprm);
+		if (err)
+			goto out;
+		err = load_script(&bprm);
+		if (err <= 0)
+			break;
+		os_close(bprm.fd);
+		bprm.fd = -1;
+	}
 	if (err)
 		goto out;
-	bprm.mm = mm_alloc();
-	err = setup_arg_pages(&bprm);
+	err = copy_args(&bprm);
 	if (err)
 		goto out;
 	err = check_elf_headers(&bprm, &lo, &hi);
+	if (err)
+		goto out;
+	bprm.mm = mm_alloc();
+	if (!bprm.mm) {
+		err = exec_fail(-ENOMEM, "no host memory file for a new address space");
+		goto out;
+	}
+	/* Build the new program in the window; the old one comes back there
+	 * if anything fails. */
+	switch_mm(bprm.mm);
+	err = setup_arg_pages(&bprm);
 	if (err)
 		goto out;
 	err = load_elf_binary(&bprm, lo, hi);
@@ -398,7 +445,13 @@ out:
 	if (bprm.fd >= 0)
 		os_close(bprm.fd);
 	kfree(bprm.phdrs);
-	mmput(bprm.mm);
+	kfree(bprm.strings);
+	while (bprm.nscripts)
+		kfree(bprm.script_bufs[--bprm.nscripts]);
+	if (bprm.mm) {
+		switch_mm(current->mm);
+		mmput(bprm.mm);
+	}
 	if (err) {
 		trace(TR_TASK, "exec %s failed: %s: %s", path, err_name(err), exec_why);
 		if (why)

@@ -119,6 +119,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 					int __user *child_tid, unsigned long tls, long *err)
 {
 	struct task_struct *parent = current, *p;
+	struct mm_struct *mm = NULL;
 
 	/* As Linux's copy_thread: a TLS that ARCH_SET_FS would refuse. */
 	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX) {
@@ -136,8 +137,17 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		*err = -EAGAIN;
 		return NULL;
 	}
+	/* fork: a copy of the parent's address space (dup_mm). */
+	if (!(flags & CLONE_VM)) {
+		mm = dup_mm(parent->mm);
+		if (!mm) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+	}
 	p = alloc_task();
 	if (!p) {
+		mmput(mm);
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -150,8 +160,12 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		p->sas_ss_flags = parent->sas_ss_flags;
 	}
 
-	p->mm = parent->mm;
-	p->mm->users++;
+	if (mm) {
+		p->mm = mm;
+	} else {
+		p->mm = parent->mm;
+		p->mm->users++;
+	}
 	if (flags & CLONE_FILES) {
 		p->files = parent->files;
 		p->files->count++;
@@ -225,18 +239,14 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	/* Siblings of init would have no parent to reap them (copy_process). */
 	if ((flags & CLONE_PARENT) && current->group_leader->real_parent == idle_task)
 		return -EINVAL;
-	if (!(flags & CLONE_VM)) {
-		trace_with(TR_NOSYS, &(struct trace_fields){ .nr = current->orig_ax },
-			   "clone without CLONE_VM (umk has no MMU)");
-		return -ENOSYS;
-	}
 
 	p = copy_process(flags, newsp, child_tid, tls, &err);
 	if (!p)
 		return err;
 	pid = p->pid;
 	trace_with(TR_TASK, &(struct trace_fields){ .other = pid, .what = flags & CLONE_THREAD ? "thread" : "fork" },
-		   "%s %d", flags & CLONE_THREAD ? "thread" : "fork", pid);
+		   "%s %d (mm %u%s)", flags & CLONE_THREAD ? "thread" : "fork", pid, p->mm->id,
+		   flags & CLONE_VM ? ", shared" : ", copied");
 	if (flags & CLONE_PARENT_SETTID)
 		put_user(pid, parent_tid);
 	if (flags & CLONE_VFORK) {
@@ -262,6 +272,11 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 	       int __user *child_tidptr, unsigned long tls)
 {
 	return kernel_clone(clone_flags, newsp, parent_tidptr, child_tidptr, tls);
+}
+
+long sys_fork(void)
+{
+	return kernel_clone(SIGCHLD, 0, NULL, NULL, 0);
 }
 
 long sys_vfork(void)

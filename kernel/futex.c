@@ -11,9 +11,10 @@
  * queue" is how the waiter tells a futex wakeup from a timeout, a signal or
  * a spurious wakeup.
  *
- * The key is Linux's for anonymous memory: the mm, the address, and whether
- * the futex is shared (a FUTEX_PRIVATE_FLAG wait is not woken by a shared
- * wake, as on Linux, where FUT_OFF_MMSHARED tells them apart). Departure
+ * The key is Linux's (struct futex_key): the mm and the address, or the
+ * shared object and the offset for a shared futex in MAP_SHARED memory, and
+ * whether the futex is shared (a FUTEX_PRIVATE_FLAG wait is not woken by a
+ * shared wake, as on Linux, where FUT_OFF_MMSHARED tells them apart). Departure
  * from Linux: the queue is one FIFO list, not a hash of priority lists. No locks: kernel code is not preempted, so nothing can
  * change the word or wake us between reading it and queueing. A timeout is
  * a struct timer_list on CLOCK_MONOTONIC; a CLOCK_REALTIME deadline is
@@ -28,20 +29,49 @@
 #include <umk/errno.h>
 #include <umk/futex.h>
 #include <umk/list.h>
+#include <umk/mm.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
 #include <umk/uaccess.h>
 
 
+/* What a waiter and a waker must agree on (Linux's union futex_key): the
+ * address space and the address, or, for a shared futex in MAP_SHARED
+ * memory, the shared object and the offset in it, which every process
+ * mapping it finds wherever it maps it. */
+struct futex_key {
+	const void *base;		/* the mm, or the struct hostmem */
+	u64 offset;			/* the address, or the offset */
+	bool shared;			/* not FUTEX_PRIVATE_FLAG */
+};
+
 struct futex_q {
 	struct list_head list;		/* in futex_queue while waiting */
 	struct task_struct *task;
-	struct mm_struct *mm;		/* the key: mm, uaddr, shared */
-	u32 __user *uaddr;
-	bool shared;
+	struct futex_key key;
 	u32 bitset;
 };
+
+static void get_futex_key(u32 __user *uaddr, unsigned int flags, struct futex_key *key)
+{
+	struct hostmem *obj;
+	u64 off;
+
+	key->shared = flags & FLAGS_SHARED;
+	if (key->shared && mm_shared_key(current->mm, (unsigned long)uaddr, &obj, &off)) {
+		key->base = obj;
+		key->offset = off;
+	} else {
+		key->base = current->mm;
+		key->offset = (unsigned long)uaddr;
+	}
+}
+
+static bool futex_key_equal(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->base == b->base && a->offset == b->offset && a->shared == b->shared;
+}
 
 static LIST_HEAD(futex_queue);
 
@@ -104,9 +134,7 @@ retry:
 		goto out;
 	}
 	q.task = current;
-	q.mm = current->mm;
-	q.uaddr = uaddr;
-	q.shared = flags & FLAGS_SHARED;
+	get_futex_key(uaddr, flags, &q.key);
 	q.bitset = bitset;
 	set_current_state(TASK_INTERRUPTIBLE);
 	list_add_tail(&q.list, &futex_queue);
@@ -162,6 +190,7 @@ static long futex_wait_restart(struct restart_block *restart)
  * first; at least one, as Linux does for nr_wake <= 0. */
 static long futex_wake_bitset(u32 __user *uaddr, unsigned int flags, int nr_wake, u32 bitset)
 {
+	struct futex_key key;
 	struct futex_q *q, *n;
 	long ret;
 
@@ -170,9 +199,9 @@ static long futex_wake_bitset(u32 __user *uaddr, unsigned int flags, int nr_wake
 	ret = futex_check_addr(uaddr);
 	if (ret)
 		return ret;
+	get_futex_key(uaddr, flags, &key);
 	list_for_each_entry_safe(q, n, &futex_queue, list) {
-		if (q->uaddr != uaddr || q->mm != current->mm ||
-		    q->shared != !!(flags & FLAGS_SHARED) || !(q->bitset & bitset))
+		if (!futex_key_equal(&q->key, &key) || !(q->bitset & bitset))
 			continue;
 		list_del_init(&q->list);
 		wake_up_process(q->task);

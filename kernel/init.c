@@ -52,6 +52,16 @@ void start_kernel(const struct boot_options *opts)
 			       opts->trace_sinks[i].json ? TRACE_JSON : TRACE_TEXT,
 			       opts->trace_sinks[i].name);
 	ktime_since_boot();
+	i = mm_init();
+	if (i) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg),
+			 "umk: cannot reserve the user window at %#lx on the host: %s\n",
+			 USER_WINDOW_START, errno_name(i) ? errno_name(i) : "error");
+		os_console_err(msg);
+		os_exit(UMK_EXIT_FAILURE);
+	}
 	vdso_init();
 	sched_init();
 	create_init_task(kernel_init, NULL);

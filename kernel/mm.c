@@ -1,20 +1,21 @@
 /*
- * kernel/mm.c: process memory regions, access_ok(), and the memory system
- * calls brk, mmap, munmap and mprotect (mm/nommu.c, mm/mmap.c,
- * mm/mprotect.c).
+ * kernel/mm.c: address spaces, access_ok(), and the memory system calls
+ * brk, mmap, munmap and mprotect (mm/mmap.c, mm/mprotect.c, kernel/fork.c's
+ * dup_mm, arch/x86/mm/tlb.c's switch_mm).
  *
- * umk is NOMMU: every process lives in the host's one address space. A
- * region (vm_area_struct) is a range of host anonymous memory the process
- * owns; mm->mmap lists them sorted by address, never overlapping, adjacent
- * ones of the same kind and protection merged. The memory system calls
- * only ever map, unmap or protect host memory inside the caller's own
- * regions, so a program cannot unmap the kernel or another process; where
- * Linux would replace whatever lies at a MAP_FIXED address, umk replaces
- * only what the process owns and fails if the rest belongs to someone else.
+ * A process's memory is a list of regions (vm_area_struct), sorted by
+ * address, never overlapping, adjacent ones that agree merged. Their pages
+ * are in host memory files: private ones in the mm's own file at offsets
+ * equal to their addresses, shared ones (MAP_SHARED) in a shared object.
+ * The user window, a host reservation made at boot, shows one mm at a
+ * time: each region mapped from its file, PROT_NONE reservation between
+ * them. So the bookkeeping is always done on the mm, and the host mapping
+ * follows it only when the mm is the one in the window (active); another
+ * mm is mapped at its next switch_mm. A page given back (munmap, brk down)
+ * has its file range punched, so that it reads as zeros when mapped again.
  *
- * Interface: include/umk/mm.h (mm_alloc, mmput, mm_map, mm_unmap,
- * mm_protect), include/umk/uaccess.h (access_ok) and the sys_* calls in
- * include/umk/syscalls.h.
+ * Interface: include/umk/mm.h, include/umk/uaccess.h (access_ok) and the
+ * sys_* calls in include/umk/syscalls.h. docs/design.md, "Address spaces".
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -23,6 +24,7 @@
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
+#include <umk/trace.h>
 #include <umk/uaccess.h>
 
 _Static_assert(PROT_READ == OS_PROT_READ && PROT_WRITE == OS_PROT_WRITE &&
@@ -33,25 +35,147 @@ _Static_assert(PROT_READ == OS_PROT_READ && PROT_WRITE == OS_PROT_WRITE &&
 #define PAGE_ALIGN(x) ALIGN((unsigned long)(x), PAGE_SIZE)
 #define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
 
+/* The mm in the window (Linux's per-CPU loaded_mm). */
+static struct mm_struct *loaded_mm;
+
+struct mm_struct *active_mm(void)
+{
+	return loaded_mm;
+}
+
+unsigned long task_size;
+
+/* Reserve [USER_WINDOW_START, end) on the host: 0 or -errno. */
+static int reserve_window(unsigned long end)
+{
+	void *p = os_mmap_anon((void *)USER_WINDOW_START, end - USER_WINDOW_START, PROT_NONE,
+			       true);
+
+	return IS_ERR_VALUE(p) ? (int)(long)p : 0;
+}
+
+/*
+ * The user window, reserved PROT_NONE (MAP_NORESERVE: it costs no memory).
+ * A host limit on umk's address space (ulimit -v) counts it all the same:
+ * then the window is half the largest power of two that fits, leaving the
+ * other half of what is left to the kernel's own memory (kernel stacks).
+ */
+int mm_init(void)
+{
+	unsigned long size;
+	int err = reserve_window(USER_WINDOW_MAX);
+
+	if (!err) {
+		task_size = USER_WINDOW_MAX;
+		return 0;
+	}
+	if (err != -ENOMEM)
+		return err;
+	for (size = USER_WINDOW_MAX / 2; size >= (16UL << 20); size /= 2) {
+		if (reserve_window(USER_WINDOW_START + size))
+			continue;
+		os_munmap((void *)USER_WINDOW_START, size);
+		task_size = USER_WINDOW_START + size / 2;
+		return reserve_window(task_size);
+	}
+	return -ENOMEM;
+}
+
+struct hostmem *hostmem_create(const char *name)
+{
+	int fd = os_memfd_create(name);
+	struct hostmem *h;
+
+	if (fd < 0)
+		return NULL;
+	h = kmalloc(sizeof(*h));
+	h->count = 1;
+	h->fd = fd;
+	return h;
+}
+
+void hostmem_put(struct hostmem *h)
+{
+	if (!h)
+		return;
+	if (h->count <= 0)
+		panic("hostmem_put: object %p has %d references", (void *)h, h->count);
+	if (--h->count)
+		return;
+	os_close(h->fd);
+	kfree(h);
+}
+
+/* The file and offset of address addr in vma. */
+static int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return vma->shared ? vma->shared->fd : mm->mem->fd;
+}
+
+static u64 vma_offset(struct vm_area_struct *vma, unsigned long addr)
+{
+	return vma->shared ? vma->vm_off + (addr - vma->vm_start) : addr;
+}
+
+/* Map [s, e) of vma into the window: its pages, or a reservation for a
+ * PROT_NONE region (nothing there can be touched). Private pages the
+ * program cannot write are mapped MAP_PRIVATE: the same pages, but a
+ * debugger may still plant a breakpoint there (the host lets ptrace write
+ * to a read-only private mapping, never to a read-only shared one). Such
+ * a write lasts until the range is mapped again (docs/gdb-walkthrough.md). */
+static int install_range(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long s,
+			 unsigned long e)
+{
+	bool shared = vma->shared || (vma->prot & PROT_WRITE);
+
+	if (vma->prot == PROT_NONE)
+		return os_mmap_replace((void *)s, e - s, PROT_NONE);
+	return os_mmap_file((void *)s, e - s, vma->prot, vma_fd(mm, vma), vma_offset(vma, s),
+			    shared);
+}
+
+/* Empty the whole window at once: one unmap of all of it, which splits
+ * no host mapping and so cannot fail for want of mappings, then the
+ * reservation again. */
+static void reset_window(void)
+{
+	int err = os_munmap((void *)USER_WINDOW_START, TASK_SIZE - USER_WINDOW_START);
+
+	if (!err)
+		err = reserve_window(TASK_SIZE);
+	if (err)
+		panic("reset_window: %d", err);
+}
+
+static unsigned int last_mm_id;
+
 struct mm_struct *mm_alloc(void)
 {
-	struct mm_struct *mm = kmalloc(sizeof(*mm));
+	struct mm_struct *mm;
+	struct hostmem *mem = hostmem_create("umk-mm");
 
+	if (!mem)
+		return NULL;
+	if (os_ftruncate(mem->fd, TASK_SIZE)) {
+		hostmem_put(mem);
+		return NULL;
+	}
+	mm = kmalloc(sizeof(*mm));
+	mm->id = ++last_mm_id;
 	mm->users = 1;
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mem = mem;
+	mm->mmap_base = STACK_TOP;
 	return mm;
 }
 
-/* Unmap a whole region. A whole host mapping never needs a split, so
- * munmap cannot run out of mappings here. */
-static void remove_vma(struct vm_area_struct *vma)
+static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
-	int err = os_munmap((void *)vma->vm_start, vma->vm_end - vma->vm_start);
-
-	if (err)
-		panic("remove_vma: munmap [%#lx, %#lx) failed: %d", vma->vm_start,
-		      vma->vm_end, err);
+	if (mm->mmap_cache == vma)
+		mm->mmap_cache = NULL;
 	list_del_init(&vma->list);
+	hostmem_put(vma->shared);
+	mm->map_count--;
 	kfree(vma);
 }
 
@@ -65,33 +189,52 @@ void mmput(struct mm_struct *mm)
 		panic("mmput: mm %p has %d users", (void *)mm, mm->users);
 	if (--mm->users)
 		return;
+	if (mm == loaded_mm) {
+		reset_window();
+		loaded_mm = NULL;
+	}
 	list_for_each_entry_safe(vma, n, &mm->mmap, list)
-		remove_vma(vma);
+		free_vma(mm, vma);
+	hostmem_put(mm->mem);
 	kfree(mm);
+}
+
+/*
+ * The first region that ends above addr (Linux's find_vma), or the list
+ * head's entry when there is none: where every walk over a range starts.
+ * mm->mmap_cache, the last region found (Linux 2.6's mmap_cache), starts the
+ * search when it lies at or below addr, so that calls moving up through the
+ * memory (a loader, a program changing page after page) cost O(1) each.
+ */
+static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = mm->mmap_cache;
+
+	if (!vma || vma->vm_start > addr)
+		vma = list_first_entry(&mm->mmap, struct vm_area_struct, list);
+	list_for_each_entry_from(vma, &mm->mmap, list) {
+		if (vma->vm_end > addr) {
+			mm->mmap_cache = vma;
+			return vma;
+		}
+	}
+	return vma;
 }
 
 /* The region containing addr, or NULL. */
 static struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_above(mm, addr);
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (addr < vma->vm_start)
-			return NULL;
-		if (addr < vma->vm_end)
-			return vma;
-	}
-	return NULL;
+	return &vma->list != &mm->mmap && vma->vm_start <= addr ? vma : NULL;
 }
 
 /* Is [start, end) entirely covered by mm's regions? start < end. */
 static bool range_covered(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_above(mm, start);
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (vma->vm_end <= start)
-			continue;
+	list_for_each_entry_from(vma, &mm->mmap, list) {
 		if (vma->vm_start > start)
 			return false;
 		start = vma->vm_end;
@@ -104,15 +247,9 @@ static bool range_covered(struct mm_struct *mm, unsigned long start, unsigned lo
 /* Does any region of mm intersect [start, end)? */
 static bool range_intersects(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_above(mm, start);
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (vma->vm_start >= end)
-			return false;
-		if (vma->vm_end > start)
-			return true;
-	}
-	return false;
+	return &vma->list != &mm->mmap && vma->vm_start < end;
 }
 
 /* Is every byte of [start, end) in a region of the given kind? */
@@ -123,30 +260,31 @@ static bool range_is_kind(struct mm_struct *mm, unsigned long start, unsigned lo
 
 	if (!range_covered(mm, start, end))
 		return false;
-	list_for_each_entry(vma, &mm->mmap, list)
-		if (vma->vm_end > start && vma->vm_start < end && vma->kind != kind)
+	vma = vma_above(mm, start);
+	list_for_each_entry_from(vma, &mm->mmap, list) {
+		if (vma->vm_start >= end)
+			break;
+		if (vma->kind != kind)
 			return false;
+	}
 	return true;
 }
 
 static void insert_vma(struct mm_struct *mm, struct vm_area_struct *new)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_above(mm, new->vm_start);
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (vma->vm_start >= new->vm_end)
-			break;
-		if (vma->vm_end > new->vm_start)
-			panic("insert_vma: [%#lx, %#lx) overlaps [%#lx, %#lx)", new->vm_start,
-			      new->vm_end, vma->vm_start, vma->vm_end);
-	}
+	if (&vma->list != &mm->mmap && vma->vm_start < new->vm_end)
+		panic("insert_vma: [%#lx, %#lx) overlaps [%#lx, %#lx)", new->vm_start,
+		      new->vm_end, vma->vm_start, vma->vm_end);
 	/* vma is the first region above new, or the list head itself */
 	list_add_tail(&new->list, &vma->list);
+	mm->map_count++;
 }
 
 /* Split vma at addr (strictly inside it); the upper part becomes a new
  * region right after it in the list. */
-static void split_vma(struct vm_area_struct *vma, unsigned long addr)
+static void split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
 {
 	struct vm_area_struct *new;
 
@@ -155,8 +293,13 @@ static void split_vma(struct vm_area_struct *vma, unsigned long addr)
 	new = kmalloc(sizeof(*new));
 	*new = *vma;
 	new->vm_start = addr;
+	if (new->shared) {
+		hostmem_get(new->shared);
+		new->vm_off += addr - vma->vm_start;
+	}
 	vma->vm_end = addr;
 	list_add(&new->list, &vma->list);
+	mm->map_count++;
 }
 
 /* Make start and end region boundaries where they fall inside a region. */
@@ -165,70 +308,142 @@ static void split_at(struct mm_struct *mm, unsigned long start, unsigned long en
 	struct vm_area_struct *vma = find_vma(mm, start);
 
 	if (vma && vma->vm_start < start)
-		split_vma(vma, start);
+		split_vma(mm, vma, start);
 	vma = find_vma(mm, end);
 	if (vma && vma->vm_start < end)
-		split_vma(vma, end);
+		split_vma(mm, vma, end);
 }
 
-/* Merge neighbours that touch and agree on kind and protection. */
-static void merge_vmas(struct mm_struct *mm)
+/* Can b, which starts where a ends, join a? Same kind, protection and
+ * pages: both private, or one shared object at consecutive offsets. */
+static bool can_merge(struct vm_area_struct *a, struct vm_area_struct *b)
 {
-	struct vm_area_struct *vma, *n;
+	if (a->vm_end != b->vm_start || a->kind != b->kind || a->prot != b->prot)
+		return false;
+	if (a->shared != b->shared)
+		return false;
+	return !a->shared || a->vm_off + (a->vm_end - a->vm_start) == b->vm_off;
+}
 
-	list_for_each_entry_safe(vma, n, &mm->mmap, list) {
+/* Merge the regions in [start, end] with neighbours that touch and agree;
+ * the rest of the list was merged already. */
+static void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma = vma_above(mm, start ? start - 1 : 0), *n;
+
+	list_for_each_entry_safe_from(vma, n, &mm->mmap, list) {
 		struct vm_area_struct *prev;
 
+		if (vma->vm_start > end)
+			break;
 		if (vma->list.prev == &mm->mmap)
 			continue;
 		prev = list_entry(vma->list.prev, struct vm_area_struct, list);
-		if (prev->vm_end == vma->vm_start && prev->kind == vma->kind &&
-		    prev->prot == vma->prot) {
+		if (can_merge(prev, vma)) {
 			prev->vm_end = vma->vm_end;
-			list_del_init(&vma->list);
-			kfree(vma);
+			free_vma(mm, vma);
 		}
 	}
 }
 
-/* Forget the regions in [start, end), whose host pages the caller has
- * already unmapped or replaced: the region list changes only after the
- * host call that could fail has succeeded. */
-static void forget_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+/* Give back [start, end): the window shows nothing there if mm is in it
+ * and clear is set (add_region maps over it instead), the private pages'
+ * file range is punched (they read as zeros if mapped again) and the
+ * regions are forgotten. Returns 0, or -ENOMEM with nothing changed when
+ * the host cannot clear the window (unmapping the middle of a host mapping
+ * splits it in two: one mapping too many at the host's vm.max_map_count). */
+static int forget_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			bool clear)
 {
 	struct vm_area_struct *vma, *n;
 
+	if (clear && mm == loaded_mm) {
+		int err = os_mmap_replace((void *)start, end - start, PROT_NONE);
+
+		if (err)
+			return err;
+	}
 	split_at(mm, start, end);
-	list_for_each_entry_safe(vma, n, &mm->mmap, list) {
+	vma = vma_above(mm, start);
+	list_for_each_entry_safe_from(vma, n, &mm->mmap, list) {
 		if (vma->vm_start >= end)
 			break;
-		if (vma->vm_start >= start) {
-			list_del_init(&vma->list);
-			kfree(vma);
-		}
+		if (!vma->shared)
+			os_punch_hole(mm->mem->fd, vma->vm_start, vma->vm_end - vma->vm_start);
+		free_vma(mm, vma);
 	}
+	return 0;
 }
 
-/* Record [start, end) as a region, over what was there. */
-static void record_range(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
-			 enum vma_kind kind)
+/* A new region [start, end) of mm, over whatever was there, mapped into
+ * the window if mm is there. shared (a reference the region takes over) is
+ * NULL for private memory, which starts as zeros. 0 or -errno. */
+static int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+		      enum vma_kind kind, struct hostmem *shared, u64 off)
 {
-	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
+	struct vm_area_struct *vma;
+	int err = 0;
 
-	forget_range(mm, start, end);
+	forget_range(mm, start, end, false);
+	vma = kmalloc(sizeof(*vma));
 	vma->vm_start = start;
 	vma->vm_end = end;
 	vma->prot = prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
 	vma->kind = kind;
+	vma->shared = shared;
+	vma->vm_off = off;
+	if (mm == loaded_mm)
+		err = install_range(mm, vma, start, end);
+	if (err) {
+		/* The old regions there are gone, as after a failed MAP_FIXED
+		 * mmap on Linux; the window keeps whatever the host left. */
+		os_mmap_replace((void *)start, end - start, PROT_NONE);
+		hostmem_put(shared);
+		kfree(vma);
+		return err;
+	}
 	insert_vma(mm, vma);
-	merge_vmas(mm);	/* may free vma */
+	merge_vmas(mm, start, end);	/* may free vma */
+	return 0;
+}
+
+/*
+ * A free range of len bytes for a mapping without MAP_FIXED (mm/mmap.c's
+ * get_unmapped_area): at the hint if it is free, else the highest gap
+ * below mm->mmap_base, as Linux's top-down allocator. 0 when none.
+ */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t len)
+{
+	struct vm_area_struct *vma;
+	unsigned long top = mm->mmap_base, best = 0;
+
+	hint &= PAGE_MASK;
+	if (hint >= USER_WINDOW_START && hint <= TASK_SIZE - len &&
+	    !range_intersects(mm, hint, hint + len))
+		return hint;
+	/* Walk up the list remembering the last gap below top that fits. */
+	{
+		unsigned long gap_start = USER_WINDOW_START;
+
+		list_for_each_entry(vma, &mm->mmap, list) {
+			unsigned long gap_end = min(vma->vm_start, top);
+
+			if (gap_end > gap_start && gap_end - gap_start >= len)
+				best = gap_end - len;
+			gap_start = max(gap_start, vma->vm_end);
+			if (gap_start >= top)
+				break;
+		}
+		if (gap_start < top && top - gap_start >= len)
+			best = top - len;
+	}
+	return best;
 }
 
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind)
 {
-	struct vm_area_struct *vma;
-	void *p;
+	int err;
 
 	if (!len)
 		return -EINVAL;
@@ -239,65 +454,53 @@ unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int p
 		return -EINVAL;
 	if (fixed && (addr > TASK_SIZE - len))
 		return -ENOMEM;
-	p = os_mmap_anon((void *)(fixed ? addr : addr & PAGE_MASK), len, prot, fixed);
-	if (IS_ERR_VALUE(p))
-		return (unsigned long)p;
-	vma = kmalloc(sizeof(*vma));
-	vma->vm_start = (unsigned long)p;
-	vma->vm_end = vma->vm_start + len;
-	vma->prot = prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
-	vma->kind = kind;
-	insert_vma(mm, vma);
-	merge_vmas(mm);	/* may free vma */
-	return (unsigned long)p;
+	if (fixed && addr < USER_WINDOW_START)
+		return -EPERM;
+	if (fixed && range_intersects(mm, addr, addr + len))
+		return -EEXIST;
+	if (!fixed)
+		addr = get_unmapped_area(mm, addr, len);
+	if (!addr)
+		return -ENOMEM;
+	if (mm->map_count >= DEFAULT_MAP_COUNT_MAX)
+		return -ENOMEM;
+	err = add_region(mm, addr, addr + len, prot, kind, NULL, 0);
+	return err ? (unsigned long)(long)err : addr;
 }
 
-/* Unmap whatever part of [addr, addr + len) mm owns; the rest is left
- * alone (it is not this process's memory). */
+/* Unmap whatever part of [addr, addr + len) mm has. */
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len)
 {
 	struct vm_area_struct *vma;
 	unsigned long end;
 
-	if (offset_in_page(addr) || addr > TASK_SIZE || len > TASK_SIZE - addr)
+	if (offset_in_page(addr) || addr > TASK_SIZE_MAX || len > TASK_SIZE_MAX - addr)
 		return -EINVAL;
 	len = PAGE_ALIGN(len);
 	if (!len)
 		return -EINVAL;
 	end = addr + len;
-	/* One owned piece at a time, host first: unmapping the middle of a
-	 * host mapping splits it, which fails (-ENOMEM, as on Linux) at the
-	 * host's vm.max_map_count; then nothing of that piece has changed. */
-	for (;;) {
-		unsigned long s = 0, e = 0;
-		int err;
-
-		list_for_each_entry(vma, &mm->mmap, list) {
-			if (vma->vm_start >= end)
-				break;
-			if (vma->vm_end > addr) {
-				s = max(vma->vm_start, addr);
-				e = min(vma->vm_end, end);
-				break;
-			}
-		}
-		if (s == e)
-			return 0;
-		err = os_munmap((void *)s, e - s);
-		if (err)
-			return err;
-		forget_range(mm, s, e);
-		addr = e;
-	}
+	/* Unmapping the middle of a region splits it in two: one more region,
+	 * which may be one too many (Linux's ENOMEM at vm.max_map_count). */
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_start < addr && vma->vm_end > end &&
+	    mm->map_count >= DEFAULT_MAP_COUNT_MAX)
+		return -ENOMEM;
+	if (!range_intersects(mm, addr, end))
+		return 0;
+	return forget_range(mm, addr, end, true);
 }
 
 /* Change the protection of [addr, addr + len), which must lie entirely in
- * mm's regions (-ENOMEM otherwise, like mprotect). */
+ * mm's regions (-ENOMEM otherwise, like mprotect). The window is changed
+ * first, region by region; if the host refuses (out of mappings), the
+ * regions already changed keep their new protection, as Linux's
+ * mprotect_fixup leaves them. */
 int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 {
 	struct vm_area_struct *vma;
 	unsigned long end;
-	int err;
+	int err = 0;
 
 	if (offset_in_page(addr))
 		return -EINVAL;
@@ -310,18 +513,208 @@ int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 	if (!range_covered(mm, addr, end))
 		return -ENOMEM;
 	prot &= PROT_READ | PROT_WRITE | PROT_EXEC;
-	err = os_mprotect((void *)addr, len, prot);
-	if (err)
-		return err;
+	if (mm->map_count + 2 > DEFAULT_MAP_COUNT_MAX) {
+		struct vm_area_struct *last = find_vma(mm, end - 1);
+
+		vma = find_vma(mm, addr);
+		if ((vma->vm_start < addr) + (last->vm_end > end) + mm->map_count >
+		    DEFAULT_MAP_COUNT_MAX)
+			return -ENOMEM;
+	}
 	split_at(mm, addr, end);
-	list_for_each_entry(vma, &mm->mmap, list) {
+	vma = vma_above(mm, addr);
+	list_for_each_entry_from(vma, &mm->mmap, list) {
 		if (vma->vm_start >= end)
 			break;
-		if (vma->vm_start >= addr)
+		if (vma->prot == prot)
+			continue;
+		if (mm == loaded_mm) {
+			int old = vma->prot;
+
 			vma->prot = prot;
+			err = install_range(mm, vma, vma->vm_start, vma->vm_end);
+			if (err) {
+				vma->prot = old;
+				break;
+			}
+		}
+		vma->prot = prot;
 	}
-	merge_vmas(mm);
+	merge_vmas(mm, addr, end);
+	return err;
+}
+
+/* Map every region of mm into the window: 0 or -errno. */
+static int install_all(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	int err;
+
+	list_for_each_entry(vma, &mm->mmap, list) {
+		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
+		if (err)
+			return err;
+	}
 	return 0;
+}
+
+/* mm's regions over prev's, then what prev had and mm has not cleared:
+ * each of prev's regions minus mm's, walking both sorted lists once. */
+static int map_over(struct mm_struct *prev, struct mm_struct *mm)
+{
+	struct vm_area_struct *vma, *v;
+	int err = install_all(mm);
+
+	if (err)
+		return err;
+	v = list_first_entry(&mm->mmap, struct vm_area_struct, list);
+	list_for_each_entry(vma, &prev->mmap, list) {
+		unsigned long s = vma->vm_start;
+
+		while (&v->list != &mm->mmap && v->vm_end <= s)
+			v = list_next_entry(v, list);
+		while (s < vma->vm_end) {
+			unsigned long e = vma->vm_end;
+
+			if (&v->list != &mm->mmap && v->vm_start < e) {
+				if (v->vm_start > s) {
+					err = os_mmap_replace((void *)s, v->vm_start - s, PROT_NONE);
+					if (err)
+						return err;
+				}
+				s = min(v->vm_end, vma->vm_end);
+				if (v->vm_end <= vma->vm_end)
+					v = list_next_entry(v, list);
+				continue;
+			}
+			err = os_mmap_replace((void *)s, e - s, PROT_NONE);
+			if (err)
+				return err;
+			s = e;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Put mm in the window (arch/x86/mm/tlb.c's switch_mm_irqs_off). Its
+ * regions are mapped over the old mm's, then what the old mm had where mm
+ * has nothing is cleared: two processes with the same layout (a fork) cost
+ * one host call per region. If the host runs out of mappings meanwhile
+ * (the two layouts interleave near vm.max_map_count), the window is
+ * emptied and mm mapped afresh.
+ */
+void switch_mm(struct mm_struct *mm)
+{
+	struct mm_struct *prev = loaded_mm;
+	int err;
+
+	if (mm == prev)
+		return;
+	loaded_mm = mm;
+	if (!mm) {
+		reset_window();
+		return;
+	}
+	err = prev ? map_over(prev, mm) : install_all(mm);
+	if (err) {
+		reset_window();
+		err = install_all(mm);
+		if (err)
+			panic("switch_mm: cannot map the address space of mm %p: %d", (void *)mm,
+			      err);
+	}
+	trace_with(TR_TASK, &(struct trace_fields){ .what = "switch_mm" },
+		   "switch_mm mm %u -> mm %u (%d regions)", prev ? prev->id : 0, mm->id,
+		   mm->map_count);
+}
+
+/*
+ * fork's copy of an address space (kernel/fork.c's dup_mm, mm/mmap.c's
+ * dup_mmap): the same regions, private pages copied file to file (only
+ * their data extents: untouched memory costs nothing), shared objects
+ * shared. Copy-on-write would copy less; a later optimisation.
+ */
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
+	unsigned long run_s = 0, run_e = 0;
+	struct hostmem *mem;
+	unsigned int id;
+
+	if (!mm)
+		return NULL;
+	mem = mm->mem;
+	id = mm->id;
+	*mm = *old;	/* brk, stack, argument and exe fields */
+	mm->id = id;
+	INIT_LIST_HEAD(&mm->mmap);
+	mm->mmap_cache = NULL;
+	mm->mem = mem;
+	mm->users = 1;
+	mm->map_count = 0;
+	list_for_each_entry(vma, &old->mmap, list) {
+		struct vm_area_struct *new = kmalloc(sizeof(*new));
+
+		*new = *vma;
+		if (new->shared)
+			hostmem_get(new->shared);
+		list_add_tail(&new->list, &mm->mmap);
+		mm->map_count++;
+		if (vma->shared)
+			continue;
+		/* Copy runs of adjacent private regions in one go. */
+		if (vma->vm_start != run_e) {
+			if (run_e > run_s && os_copy_data(old->mem->fd, mm->mem->fd, run_s,
+							   run_e - run_s))
+				goto fail;
+			run_s = vma->vm_start;
+		}
+		run_e = vma->vm_end;
+	}
+	if (run_e > run_s && os_copy_data(old->mem->fd, mm->mem->fd, run_s, run_e - run_s))
+		goto fail;
+	return mm;
+fail:
+	mmput(mm);
+	return NULL;
+}
+
+bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off)
+{
+	struct vm_area_struct *vma = mm ? find_vma(mm, addr) : NULL;
+
+	if (!vma || !vma->shared)
+		return false;
+	*obj = vma->shared;
+	*off = vma_offset(vma, addr);
+	return true;
+}
+
+size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len)
+{
+	struct mm_struct *mm = tsk->mm;
+	struct vm_area_struct *vma;
+	size_t done = 0;
+
+	if (!mm)
+		return 0;
+	while (done < len) {
+		unsigned long a = addr + done;
+		size_t n;
+		ssize_t r;
+
+		vma = find_vma(mm, a);
+		if (!vma || !(vma->prot & PROT_READ))
+			break;
+		n = min(len - done, vma->vm_end - a);
+		r = os_pread(vma_fd(mm, vma), (char *)buf + done, n, vma_offset(vma, a));
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	return done;
 }
 
 /* Kernel threads (no mm) own no user memory. Low addresses are never in a
@@ -422,11 +815,9 @@ long sys_brk(unsigned long brk)
 		return brk;
 	}
 	if (newbrk < oldbrk) {
-		/* Fresh PROT_NONE pages over the given-back ones, in one host
-		 * call: the memory is freed and the reservation kept. */
-		if (os_mmap_replace((void *)newbrk, oldbrk - newbrk, PROT_NONE))
+		/* The pages are freed, the reservation kept. */
+		if (add_region(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK, NULL, 0))
 			return mm->brk;
-		record_range(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK);
 		mm->brk = brk;
 		return brk;
 	}
@@ -445,76 +836,68 @@ long sys_brk(unsigned long brk)
 }
 
 /*
- * MAP_FIXED over [addr, addr + len): Linux replaces whatever is there. In
- * one shared address space umk may only replace what this process owns, so
- * first claim every gap between its regions (MAP_FIXED_NOREPLACE on the
- * host: fails if anyone else's memory is there), then drop the whole range
- * and map it afresh. On failure nothing the process owned has changed.
+ * The pages of a new file mapping (mm/mmap.c's mmap_region with the file's
+ * f_op->mmap): MAP_SHARED maps the object holding the file's pages;
+ * MAP_PRIVATE copies the file's bytes into fresh private memory (the rest
+ * of the last page, and pages past the end of the file, zero). Linux would
+ * share the pages until written; umk copies at once.
  */
-static long mmap_fixed_replace(struct mm_struct *mm, unsigned long addr, unsigned long len,
-			       int prot, enum vma_kind kind)
+static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
+		      unsigned long len, int prot, unsigned long flags, u64 off)
 {
-	struct vm_area_struct *vma;
-	unsigned long end = addr + len, pos = addr;
-	unsigned long claimed[16][2];
-	int nclaimed = 0, i;
-	long ret;
+	const struct file_operations *op = f->f_op;
+	struct hostmem *obj = NULL;
+	unsigned long done;
+	int err = 0;
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (pos >= end)
+	if ((flags & MAP_TYPE) == MAP_SHARED) {
+		if (!op->get_hostmem)
+			return -ENODEV;
+		if ((prot & PROT_WRITE) && !file_writable(f))
+			return -EACCES;
+		obj = op->get_hostmem(f, &err);
+		if (!obj)
+			return err ? err : -ENODEV;
+		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off);
+		return err ? err : (long)addr;
+	}
+	if (!op->read_kernel && !op->get_hostmem)
+		return -ENODEV;
+	if (op->get_hostmem) {
+		obj = op->get_hostmem(f, &err);
+		if (!obj)
+			return err ? err : -ENODEV;
+	}
+	/* Writable while the bytes go in; the protection asked for after. */
+	err = add_region(mm, addr, addr + len, PROT_READ | PROT_WRITE, VMA_ANON, NULL, 0);
+	for (done = 0; !err && done < len;) {
+		ssize_t r = obj ? os_pread(obj->fd, (char *)addr + done, len - done, off + done)
+				: op->read_kernel(f, (char *)addr + done, len - done,
+						  (s64)(off + done));
+
+		if (r < 0)
+			err = (int)r;
+		if (r <= 0)
 			break;
-		if (vma->vm_end <= pos)
-			continue;
-		if (vma->vm_start > pos) {
-			unsigned long gap_end = min(vma->vm_start, end);
-
-			if (nclaimed == ARRAY_SIZE(claimed)) {
-				ret = -ENOMEM;
-				goto undo;
-			}
-			ret = (long)os_mmap_anon((void *)pos, gap_end - pos, PROT_NONE, true);
-			if (IS_ERR_VALUE(ret))
-				goto undo_enomem;
-			claimed[nclaimed][0] = pos;
-			claimed[nclaimed++][1] = gap_end - pos;
-		}
-		pos = vma->vm_end;
+		done += r;
 	}
-	if (pos < end) {
-		if (nclaimed == ARRAY_SIZE(claimed)) {
-			ret = -ENOMEM;
-			goto undo;
-		}
-		ret = (long)os_mmap_anon((void *)pos, end - pos, PROT_NONE, true);
-		if (IS_ERR_VALUE(ret))
-			goto undo_enomem;
-		claimed[nclaimed][0] = pos;
-		claimed[nclaimed++][1] = end - pos;
+	hostmem_put(obj);
+	if (!err)
+		err = mm_protect(mm, addr, len, prot);
+	if (err) {
+		forget_range(mm, addr, addr + len, true);
+		return err;
 	}
-	/* The whole range is now host memory this process may replace: one
-	 * host call does it, claims and old regions alike. */
-	ret = os_mmap_replace((void *)addr, len, prot);
-	if (ret)
-		goto undo;
-	record_range(mm, addr, end, prot, kind);
-	return addr;
-
-undo_enomem:
-	/* Someone else's memory (the kernel's, another process's) is there:
-	 * to this process the range is unavailable. */
-	ret = -ENOMEM;
-undo:
-	for (i = 0; i < nclaimed; i++)
-		os_munmap((void *)claimed[i][0], claimed[i][1]);
-	return ret;
+	return (long)addr;
 }
 
 /*
- * mmap: anonymous memory only. MAP_SHARED|MAP_ANONYMOUS is treated as
- * private: NOMMU has one address space, so a CLONE_VM or vfork child
- * already sees the same pages, and fork (the only case where the two
- * differ) returns -ENOSYS. File mappings fail with -ENODEV, as Linux gives
- * for a file without an mmap operation (umk's console and pipes).
+ * mmap (mm/mmap.c's do_mmap). Anonymous private memory is the mm's own;
+ * anonymous MAP_SHARED memory is a new shared object (Linux's
+ * shmem_zero_setup), which a fork shares; a file is mapped through its
+ * file operations (mmap_file). MAP_FIXED replaces whatever the process had
+ * there; the window below USER_WINDOW_START and above TASK_SIZE cannot be
+ * mapped (EPERM, as below vm.mmap_min_addr, and ENOMEM).
  */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
 	      unsigned long fd, unsigned long off)
@@ -522,58 +905,89 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	struct mm_struct *mm = current->mm;
 	enum vma_kind kind = (flags & MAP_STACK) ? VMA_STACK : VMA_ANON;
 	bool is_file = !(flags & MAP_ANONYMOUS);
-	unsigned long ret;
+	struct file *f = NULL;
+	long ret;
 
 	if (offset_in_page(off))
 		return -EINVAL;
 	if (is_file) {
-		struct file *f = fget((unsigned int)fd);
-
+		f = fget((unsigned int)fd);
 		if (!f)
 			return -EBADF;
-		fput(f);
 	}
+	ret = -EINVAL;
 	if (!len)
-		return -EINVAL;
+		goto out;
 	len = PAGE_ALIGN(len);
-	if (!len || len > TASK_SIZE)
-		return -ENOMEM;
+	ret = -ENOMEM;
+	if (!len || len > TASK_SIZE || !mm)
+		goto out;
+	ret = -EOVERFLOW;
 	if ((off >> 12) + (len >> 12) < (off >> 12))
-		return -EOVERFLOW;
-	if (!mm)
-		return -ENOMEM;
+		goto out;
 	if (flags & MAP_FIXED_NOREPLACE)
 		flags |= MAP_FIXED;
 	if (flags & MAP_FIXED) {
+		ret = -EINVAL;
 		if (offset_in_page(addr))
-			return -EINVAL;
+			goto out;
+		ret = -ENOMEM;
 		if (addr > TASK_SIZE - len)
-			return -ENOMEM;
+			goto out;
+		ret = -EPERM;
+		if (addr < USER_WINDOW_START)
+			goto out;
+		ret = -EEXIST;
 		if ((flags & MAP_FIXED_NOREPLACE) && range_intersects(mm, addr, addr + len))
-			return -EEXIST;
+			goto out;
 	}
+	ret = -EINVAL;
 	switch (flags & MAP_TYPE) {
 	case MAP_SHARED:
 	case MAP_PRIVATE:
 		break;
 	default:
-		return -EINVAL;
+		goto out;
 	}
-	if (is_file)
-		return -ENODEV;
+	if (is_file && !file_readable(f)) {
+		ret = -EACCES;
+		goto out;
+	}
+	ret = -ENOMEM;
 	if (!may_expand_vm(mm, addr, len, (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) == MAP_FIXED,
 			   (prot & PROT_WRITE) && (flags & MAP_TYPE) == MAP_PRIVATE))
-		return -ENOMEM;
-
-	if (!(flags & MAP_FIXED))
-		return (long)mm_map(mm, addr, len, prot, false, kind);
-	if (flags & MAP_FIXED_NOREPLACE) {
-		/* -EEXIST from the host means another process or the kernel
-		 * has memory there: in use, as far as this process can tell. */
-		ret = mm_map(mm, addr, len, prot, true, kind);
-		return (long)ret;
+		goto out;
+	if (!(flags & MAP_FIXED)) {
+		addr = get_unmapped_area(mm, addr, len);
+		if (!addr)
+			goto out;
 	}
-	return mmap_fixed_replace(mm, addr, len, prot, kind);
+	if (mm->map_count >= DEFAULT_MAP_COUNT_MAX)
+		goto out;
+	prot &= PROT_READ | PROT_WRITE | PROT_EXEC;
+	if (is_file) {
+		ret = mmap_file(mm, f, addr, len, (int)prot, flags, off);
+	} else if ((flags & MAP_TYPE) == MAP_SHARED) {
+		struct hostmem *obj = hostmem_create("umk-shared");
+
+		if (!obj)
+			goto out;
+		ret = os_ftruncate(obj->fd, len);
+		if (!ret)
+			ret = add_region(mm, addr, addr + len, (int)prot, kind, obj, 0);
+		else
+			hostmem_put(obj);
+		if (!ret)
+			ret = (long)addr;
+	} else {
+		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0);
+		if (!ret)
+			ret = (long)addr;
+	}
+out:
+	if (f)
+		fput(f);
+	return ret;
 }
 
 long sys_munmap(unsigned long addr, size_t len)
@@ -612,48 +1026,3 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 	return mm_protect(mm, start, len, (int)(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)));
 }
 
-struct hostmem *hostmem_create(const char *name)
-{
-	int fd = os_memfd_create(name);
-	struct hostmem *h;
-
-	if (fd < 0)
-		return NULL;
-	h = kmalloc(sizeof(*h));
-	h->count = 1;
-	h->fd = fd;
-	return h;
-}
-
-void hostmem_put(struct hostmem *h)
-{
-	if (!h)
-		return;
-	if (h->count <= 0)
-		panic("hostmem_put: object %p has %d references", (void *)h, h->count);
-	if (--h->count)
-		return;
-	os_close(h->fd);
-	kfree(h);
-}
-
-size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len)
-{
-	struct mm_struct *mm = tsk->mm;
-	struct vm_area_struct *vma;
-	size_t done = 0;
-
-	if (!mm)
-		return 0;
-	while (done < len) {
-		size_t n;
-
-		vma = find_vma(mm, addr + done);
-		if (!vma || !(vma->prot & PROT_READ))
-			break;
-		n = min(len - done, vma->vm_end - (addr + done));
-		memcpy((char *)buf + done, (const void *)(addr + done), n);
-		done += n;
-	}
-	return done;
-}

@@ -17,6 +17,7 @@
 #include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/resource.h>
+#include <umk/mm.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
@@ -300,6 +301,10 @@ void schedule(void)
 	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why },
 		   "%d -> %d (%s)", prev->pid, next->pid, why);
 
+	/* The next task's address space into the user window; a task without
+	 * one (the idle task) leaves whatever is there, as Linux's lazy TLB. */
+	if (next->mm)
+		switch_mm(next->mm);
 	switch_prev = prev;
 	arch_switch_to(prev, next);
 	/* Back on prev's stack: switch_prev is whoever switched to us. */

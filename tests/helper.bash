@@ -169,3 +169,9 @@ untimed() {
 	# shellcheck disable=SC2001 # line by line: ^ anchors each line
 	sed 's/^[0-9]*\.[0-9]* //' <<<"$1"
 }
+
+# trace_has REGEX: some line of the untimed trace in $stderr matches REGEX.
+trace_has() {
+	untimed "$stderr" | grep -qE "$1" || fail "no trace line matching '$1' in:
+$stderr"
+}

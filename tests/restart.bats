@@ -18,12 +18,6 @@ scenario() {
 	same_as_native "${trace[@]}" $H/scenario "$scn"
 }
 
-# trace_has REGEX: some line of the untimed trace in $stderr matches REGEX.
-trace_has() {
-	untimed "$stderr" | grep -qE "$1" || fail "no trace line matching '$1' in:
-$stderr"
-}
-
 # trace_line REGEX: the number of the first untimed trace line matching REGEX.
 trace_line() {
 	untimed "$stderr" | grep -nE "$1" | head -1 | cut -d: -f1

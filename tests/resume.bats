@@ -18,12 +18,6 @@ resume_scenario() {
 	umk --trace "$H/scenario" "$scn"
 }
 
-# trace_has REGEX: some line of the untimed trace in $stderr matches REGEX.
-trace_has() {
-	untimed "$stderr" | grep -qE "$1" || fail "no trace line matching '$1' in:
-$stderr"
-}
-
 @test "SA_RESUME: a 500 ms sleep continues over a handler that sleeps and is interrupted, and returns 0 at 500 ms" {
 	resume_scenario resume
 	assert_output - <<'OUT'

@@ -44,7 +44,7 @@ table_lines() {
 		"$(grep -c '^__SYSCALL(' $GEN/syscalls_64.h)"
 	grep -qx '__SYSCALL(35, nanosleep, sys_nanosleep, "tp")' $GEN/syscalls_64.h
 	grep -qx '__SYSCALL(39, getpid, sys_getpid, "")' $GEN/syscalls_64.h
-	grep -qx '__SYSCALL_NOSYS(57, fork)' $GEN/syscalls_64.h
+	grep -qx '__SYSCALL_NOSYS(101, ptrace)' $GEN/syscalls_64.h
 	grep -qx "#define NR_syscalls $(( $(table_lines | tail -1 | awk '{ print $1 }') + 1 ))" \
 		$GEN/unistd_64.h
 }

@@ -44,7 +44,7 @@ has_re() {
 @test "the demo's timeline has exactly one lane per task in the trace" {
 	umk --trace --timeline "$BATS_TEST_TMPDIR/t.svg" $H/demo
 	local tasks
-	tasks=$(untimed "$stderr" | grep -oE '^[0-9]+ task (fork|thread) [0-9]+$' | awk '{print $4}')
+	tasks=$(untimed "$stderr" | grep -oE '^[0-9]+ task (fork|thread) [0-9]+( |$)' | awk '{print $4}')
 	tasks=$(printf '1\n%s\n' "$tasks" | sort -n | tr '\n' ' ')
 	SVG=$BATS_TEST_TMPDIR/t.svg summarise
 	assert_equal "$(grep '^lane ' <<<"$summary" | awk '{print $2}' | sort -n | tr '\n' ' ')" "$tasks"

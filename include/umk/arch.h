@@ -157,9 +157,9 @@ int os_punch_hole(int fd, u64 off, u64 len);
 /* Copy the data (not the holes) of [off, off + len) of in to the same
  * offsets of out, whose range must be a hole. */
 int os_copy_data(int in, int out, u64 off, u64 len);
-/* Map [off, off + len) of fd at addr (MAP_SHARED | MAP_FIXED, over
- * whatever the caller had there). */
-int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off);
+/* Map [off, off + len) of fd at addr (MAP_FIXED, over whatever the caller
+ * had there): MAP_SHARED, or MAP_PRIVATE when !shared. */
+int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off, bool shared);
 
 /* ---- arch/fsbase.c: the user's FS base ---- */
 

@@ -59,5 +59,14 @@ static inline bool list_empty(const struct list_head *head)
 	    n = list_entry(pos->member.next, __typeof__(*pos), member);          \
 	     &pos->member != (head);                                             \
 	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
+#define list_next_entry(pos, member) list_entry((pos)->member.next, typeof(*(pos)), member)
+/* The same walks, from pos on (pos may be the head's entry: nothing). */
+#define list_for_each_entry_from(pos, head, member)                              \
+	for (; &pos->member != (head);                                           \
+	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
+#define list_for_each_entry_safe_from(pos, n, head, member)                      \
+	for (n = list_entry(pos->member.next, __typeof__(*pos), member);         \
+	     &pos->member != (head);                                             \
+	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
 #endif

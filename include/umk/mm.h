@@ -1,10 +1,13 @@
-/* Process memory (include/linux/mm_types.h, in NOMMU form).
+/* Process memory (include/linux/mm_types.h, mm/mmap.c).
  *
- * umk is a NOMMU kernel like uClinux: every process lives in the host
- * process's one address space, and each loaded program has its own copy of
- * its image. An mm_struct records the regions a process owns, with their
- * protections, so that access_ok() can tell user memory from the kernel's,
- * and so that a later step can give each process its own address space. */
+ * Every process has its own address space, an mm_struct, and all of them
+ * live in one range of umk's host address space, the user window: only
+ * the mm of the task on the CPU is mapped there (switch_mm), as a CPU's
+ * page tables hold one address space at a time. A process's private pages
+ * are a host memory file (mm->mem) at offsets equal to their addresses,
+ * so that the window maps them with MAP_SHARED | MAP_FIXED, fork copies
+ * them file to file, and the kernel can read another process's memory
+ * without switching (docs/design.md, "Address spaces"). */
 #ifndef UMK_MM_H
 #define UMK_MM_H
 
@@ -13,23 +16,49 @@
 #include <umk/uapi/mman.h>
 
 /* The x86-64 user address space with 4-level paging
- * (arch/x86/include/asm/page_64_types.h). */
+ * (arch/x86/include/asm/page_64_types.h): what a pointer or an FS base
+ * may be. */
 #define TASK_SIZE_MAX ((1UL << 47) - PAGE_SIZE)
-#define TASK_SIZE TASK_SIZE_MAX
+
+/* The user window: where umk can map a process's memory, [USER_WINDOW_START,
+ * TASK_SIZE). Its bottom is Linux's usual vm.mmap_min_addr; its top,
+ * USER_WINDOW_MAX, leaves the upper half of the address space to the host,
+ * where it puts umk itself (a PIE near 0x555555554000), glibc's heap, the
+ * kernel stacks and its own mappings. Under a host address-space limit
+ * (ulimit -v) the window is smaller (mm_init). A mapping must end at or
+ * below TASK_SIZE, as on Linux. */
+#define USER_WINDOW_START 0x10000UL
+#define USER_WINDOW_MAX 0x400000000000UL	/* 64 TiB */
+extern unsigned long task_size;		/* the window's end, set at boot */
+#define TASK_SIZE task_size
+#define STACK_TOP TASK_SIZE		/* the main stack ends here */
+#define DEFAULT_MAP_COUNT_MAX 65530	/* vm.max_map_count */
 
 /* vm_area_struct->kind, for the trace and the gdb helpers */
 enum vma_kind { VMA_IMAGE, VMA_BRK, VMA_STACK, VMA_ANON };
+
+struct hostmem;
 
 struct vm_area_struct {
 	struct list_head list;		/* in mm->mmap, by address */
 	unsigned long vm_start, vm_end;	/* [start, end), page aligned */
 	int prot;			/* PROT_* */
 	enum vma_kind kind;
+	/* Where the pages are: NULL for private memory (mm->mem, at offset
+	 * vm_start); else a shared object (MAP_SHARED), at offset vm_off. */
+	struct hostmem *shared;
+	u64 vm_off;
 };
 
 struct mm_struct {
 	int users;			/* shared under CLONE_VM */
+	unsigned int id;		/* 1, 2, ... in creation order: names it in
+					 * the trace and the gdb helpers */
 	struct list_head mmap;		/* regions, by address */
+	int map_count;			/* regions in mmap */
+	struct vm_area_struct *mmap_cache; /* the last region found */
+	struct hostmem *mem;		/* private pages, offset == address */
+	unsigned long mmap_base;	/* mmap searches down from here */
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, brk_limit;	/* brk in [start_brk, brk_limit) */
 	unsigned long start_stack;
@@ -57,14 +86,32 @@ static inline struct hostmem *hostmem_get(struct hostmem *h)
 }
 void hostmem_put(struct hostmem *h);	/* closes the memfd at 0 */
 
+/* A new empty address space, or NULL when the host has no memory file
+ * to give (out of fds or memory). */
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm);	/* drop a user; free regions at 0 */
+/* fork without CLONE_VM: a copy of mm, every private page copied, shared
+ * objects shared. NULL when out of memory. */
+struct mm_struct *dup_mm(struct mm_struct *mm);
+/* Make mm the address space in the user window (a no-op if it is there):
+ * the scheduler for the next task, exec while it builds the new image. */
+void switch_mm(struct mm_struct *mm);
+/* The mm in the window now (Linux's cpu_tlbstate.loaded_mm), or NULL. */
+struct mm_struct *active_mm(void);
+/* A futex's key in shared memory: if addr lies in a MAP_SHARED region of
+ * mm, the object and the offset there, and true. */
+bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off);
+/* Create the user window, at boot: 0 or -errno. */
+int mm_init(void);
 /* Map len bytes of anonymous memory for mm; addr is a hint, or where it must
  * go when fixed. Returns the address or -errno (IS_ERR_VALUE). */
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind);
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
 int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot);
+
+struct task_struct;
+struct pt_regs;
 
 /* Read len bytes at addr of tsk's memory into buf, wherever tsk's address
  * space is (mm/memory.c's access_process_vm, read only): the bytes read,

@@ -80,6 +80,7 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 /* kernel/fork.c */
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls);
+long sys_fork(void);
 long sys_vfork(void);
 
 /* kernel/exit.c */

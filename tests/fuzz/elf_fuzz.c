@@ -94,10 +94,13 @@ int read_exact(int fd, void *buf, size_t n, u64 off)
 	return 0;
 }
 
+/* kernel/mm.c's: the user window's end, as umk has it on most hosts. */
+unsigned long task_size = USER_WINDOW_MAX;
+
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind)
 {
-	static const unsigned long top = 0x7e0000000000UL;
+	const unsigned long top = TASK_SIZE / 2;
 	unsigned long start = fixed ? addr : top - ALIGN(len, PAGE_SIZE);
 
 	if (!len || len > (1UL << 40) || nregions == NREGIONS)

@@ -11,7 +11,7 @@ handlers (task_struct.resume, kernel/resume.c).
 import gdb
 
 from umk import constants
-from umk.utils import c_string, function_at, ulong
+from umk.utils import c_string, function_at, ulong, user_deref
 
 
 def ns_str(ns, clockid):
@@ -29,7 +29,7 @@ def user_timespec_str(ptr):
     if not int(ptr):
         return "NULL"
     try:
-        ts = ptr.dereference()
+        ts = user_deref(ptr)
         return "%#x -> {%d s, %d ns}" % (ulong(ptr), int(ts["tv_sec"]), int(ts["tv_nsec"]))
     except gdb.MemoryError:
         return "%#x (unreadable)" % ulong(ptr)
@@ -49,7 +49,7 @@ def _futex(rb):
     names = [name for bit, name in sorted(constants.FUTEX_FLAGS.items()) if flags & bit]
     uaddr = m["uaddr"]
     try:
-        word = "-> %d" % int(uaddr.dereference()) if int(uaddr) else ""
+        word = "-> %d" % int(user_deref(uaddr)) if int(uaddr) else ""
     except gdb.MemoryError:
         word = "(unreadable)"
     clock = constants.CLOCK_REALTIME if "FLAGS_CLOCKRT" in names else constants.CLOCK_MONOTONIC

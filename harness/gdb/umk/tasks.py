@@ -14,7 +14,7 @@ from umk.regs import format_regs, orig_rax_str, tif_flags_str
 from umk.restart import format_restart_block, format_resume
 from umk.signals import sigset_str
 from umk.syscalls import syscall_name
-from umk.utils import (Command, Function, c_string, list_for_each_entry, parse_int,
+from umk.utils import (Command, Function, c_string, list_for_each_entry, parse_int, user_memory_of,
                        require_process, ulong, value_to_int)
 
 
@@ -199,8 +199,9 @@ SA_RESUME keeps for its running handlers, if any."""
         else:
             out.append("pt_regs %#x (user mode, at its last kernel entry):" % ulong(regs))
             out += ["  " + line for line in format_regs(regs, orig_ax)]
-        out += format_restart_block(ti["restart_block"])
-        out += format_resume(t["resume"], syscall_name)
+        with user_memory_of(t):
+            out += format_restart_block(ti["restart_block"])
+            out += format_resume(t["resume"], syscall_name)
         gdb.write("\n".join(out) + "\n")
 
 

@@ -147,3 +147,58 @@ class Function(gdb.Function):
 
     def run(self, *args):
         raise NotImplementedError
+
+
+# Whose user memory user_deref reads: set by the commands that show a task
+# (umk-task), None for the task whose address space is in the window.
+_user_mm = None
+
+
+class user_memory_of:
+    """with user_memory_of(task): user_deref reads task's address space."""
+
+    def __init__(self, task):
+        self.mm = task["mm"]
+
+    def __enter__(self):
+        global _user_mm
+        self.saved, _user_mm = _user_mm, self.mm
+        return self
+
+    def __exit__(self, *exc):
+        global _user_mm
+        _user_mm = self.saved
+        return False
+
+
+def user_deref(ptr):
+    """*ptr for a user pointer, as a gdb.Value. Only one address space is
+    in umk's user window at a time (loaded_mm, kernel/mm.c): another one's
+    private pages are read from its host memory file, umk's open memfd,
+    through /proc/PID/fd (a live process only). Raises gdb.MemoryError."""
+    mm = _user_mm
+    if mm is None or not int(mm) or int(mm) == int(gdb.parse_and_eval("loaded_mm")):
+        return ptr.dereference()
+    target = ptr.type.target()
+    size = target.sizeof
+    addr = ulong(ptr)
+    vma = None
+    for v in list_for_each_entry(mm["mmap"], "struct vm_area_struct", "list"):
+        if ulong(v["vm_start"]) <= addr < ulong(v["vm_end"]):
+            vma = v
+            break
+    if vma is None or addr + size > ulong(vma["vm_end"]):
+        raise gdb.MemoryError("%#x is not in the task's memory" % addr)
+    if int(vma["shared"]):
+        fd, off = int(vma["shared"]["fd"]), ulong(vma["vm_off"]) + addr - ulong(vma["vm_start"])
+    else:
+        fd, off = int(mm["mem"]["fd"]), addr
+    try:
+        with open("/proc/%d/fd/%d" % (gdb.selected_inferior().pid, fd), "rb") as f:
+            f.seek(off)
+            data = f.read(size)
+    except OSError as e:
+        raise gdb.MemoryError("cannot read %#x: %s" % (addr, e))
+    if len(data) != size:
+        raise gdb.MemoryError("cannot read %#x" % addr)
+    return gdb.Value(data, target)

@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# Processes: an address space per process, fork, exec of programs and
+# scripts from the host's files, and busybox's shell on top of them.
+# Every check runs natively and under umk with the same output.
+
+load helper
+
+@test "a forked child's writes do not reach the parent, and one fixed address holds different data in two processes" {
+	same_as_native $H/forks isolate
+	assert_output 'child: global 2, 0x200000000 holds "child'"'"'s"
+fork: child exit 0
+parent: global 1, 0x200000000 holds "parent'"'"'s"'
+}
+
+@test "MAP_SHARED anonymous memory stays shared after fork, and a shared futex in it wakes the other process" {
+	same_as_native $H/forks shared
+	assert_output 'futex_wake woke 1
+child exit 0
+the child wrote 20 into the shared page'
+}
+
+@test "200 processes alive at once are all reaped" {
+	same_as_native $H/forks many 200
+	assert_output '200 children alive at once, 200 reaped (wait: ECHILD), exit codes sum 9900'
+}
+
+@test "fork from a second thread gives a child with that one thread" {
+	same_as_native $H/forks thread
+	assert_output 'child of the thread: getpid() == gettid(): yes
+thread: child exit 7'
+}
+
+@test "a fork while another thread sleeps leaves its sleep whole" {
+	same_as_native $H/forks sleeping
+	assert_output 'forked while the other thread sleeps: child exit 3
+sleeper: nanosleep = 0, slept at least 300 ms'
+}
+
+@test "a child stopped and continued is reported by the parent's waitpid each time" {
+	same_as_native $H/forks stopcont
+	assert_output 'waitpid(WUNTRACED): status 0x137f
+waitpid(WCONTINUED): continued
+waitpid: exit 5'
+}
+
+@test "a forked child's nanosleep stopped and continued ends at its deadline through restart_syscall" {
+	same_as_native --trace $H/forks restart
+	assert_output 'child: nanosleep = 0, returned at or after its deadline
+child exit 0
+parent: nanosleep = 0, slept at least 600 ms'
+	# The child (pid 2) was stopped in nanosleep and resumed through
+	# restart_syscall; the parent (pid 1) never needed it.
+	untimed "$stderr" | grep -qE '^2 enter restart_syscall\(\)$' ||
+		fail "the child did not resume through restart_syscall"
+	if untimed "$stderr" | grep -qE '^1 enter restart_syscall'; then
+		fail "the parent ran restart_syscall"
+	fi
+}
+
+@test "the heap (brk) of a forked child is its own copy" {
+	same_as_native $H/forks brk
+	assert_output 'child: brk grew by 1028 KiB
+child exit 0
+parent: "parent heap", brk grew by 4 KiB'
+}
+
+@test "the trace shows fork with the new address space and switch_mm when it changes" {
+	umk --trace $H/forkcheck
+	trace_has '^1 task fork 2 \(mm [0-9]+, copied\)$'
+	trace_has '^[0-9]+ task switch_mm mm [0-9]+ -> mm [0-9]+ \([0-9]+ regions\)$'
+}
+
+# Scripts: "#!" lines, as fs/binfmt_script.c reads them.
+script() {
+	local f=$BATS_TEST_TMPDIR/$1
+	printf '%s\n' "$2" >"$f"
+	chmod +x "$f"
+}
+
+@test "a #! script runs with its interpreter, its argument and its path in argv, nested too" {
+	script inner '#!/bin/busybox sh
+echo "inner: $0 $*"'
+	script outer "#!$BATS_TEST_TMPDIR/inner  one arg "
+	same_as_native "$BATS_TEST_TMPDIR/inner" a b
+	assert_output "inner: $BATS_TEST_TMPDIR/inner a b"
+	same_as_native "$BATS_TEST_TMPDIR/outer" a b
+	assert_output "inner: $BATS_TEST_TMPDIR/inner one arg $BATS_TEST_TMPDIR/outer a b"
+}
+
+@test "execve of a directory, a text file, a script with a missing interpreter or a truncated ELF gives Linux's errno" {
+	script text 'just words'
+	script noint '#!/no/such/interpreter'
+	script empty '#!'
+	head -c 100 $H/hello >"$BATS_TEST_TMPDIR/truncated"
+	chmod +x "$BATS_TEST_TMPDIR/truncated"
+	local f want
+	for f in /tmp:EACCES text:ENOEXEC noint:ENOENT empty:ENOEXEC truncated:ENOEXEC; do
+		want=${f#*:}
+		f=${f%:*}
+		[[ $f == /* ]] || f=$BATS_TEST_TMPDIR/$f
+		same_as_native $H/forks exec "$f"
+		assert_output "execve: $want"
+	done
+}
+
+# busybox's shell: pipelines, subshells, command substitution, jobs. Its
+# applets are found through a PATH of links to busybox, the same on both
+# sides (Debian's coreutils are dynamically linked: a later issue).
+bb() {
+	local bin=$BATS_TEST_TMPDIR/bin
+	if [[ ! -d $bin ]]; then
+		mkdir -p "$bin"
+		/bin/busybox --install -s "$bin"
+	fi
+	PATH=$bin same_as_native /bin/busybox sh -c "$1"
+}
+
+@test "busybox sh: a pipeline of three stages, a subshell, command substitution" {
+	bb 'echo one two three | tr a-z A-Z | wc -w; (echo sub; exit 3); echo "status $?"; x=$(echo hi | rev); echo "got $x"'
+	assert_output '3
+sub
+status 3
+got ih'
+}
+
+@test "busybox sh: background jobs, wait, a for loop of applets" {
+	bb 'for i in 3 1 2; do sleep 0.0$i & done; wait; echo waited; for w in b a c; do echo $w; done | sort | tr -d "\n"; echo'
+	assert_output 'waited
+abc'
+}
