@@ -1,8 +1,9 @@
 /*
  * arch/vdso.c: the vDSO's one mapping (Linux's arch/x86/entry/vdso/vma.c).
  *
- * umk is NOMMU: every process lives in umk's address space, so one copy of
- * the image serves them all. At boot it is copied from umk's own data
+ * It lies above the user window, where no address space maps anything, so
+ * one copy of the image serves every process (docs/design.md, "The vDSO").
+ * At boot it is copied from umk's own data
  * (arch/vdso_image.S) into a fresh mapping, behind its data page: the page
  * stays writable (the kernel keeps it current), the image becomes
  * read-only and executable.

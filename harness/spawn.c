@@ -1,4 +1,4 @@
-/* spawn: every way umk (a NOMMU kernel) lets a program make a new task,
+/* spawn: the ways a program makes a new task without fork,
  * each followed by the result the parent saw:
  *   posix_spawn of hello (found beside argv[0]), vfork + _exit, vfork +
  *   execve, clone(CLONE_VM|CLONE_VFORK|SIGCHLD) on a stack of our own, and

@@ -11,7 +11,7 @@
 
 #define STACK_SIZE (8UL << 20)		/* _STK_LIM: ARG_LIMIT's base */
 /* exec maps the soft RLIMIT_STACK of the process, within these bounds
- * (NOMMU: the whole stack is mapped up front; an unlimited one gets the
+ * (the whole stack is mapped up front, not grown on faults; an unlimited one gets the
  * largest). */
 #define STACK_SIZE_MIN (4 * 128 * 1024UL)	/* four times ARG_MAX */
 #define STACK_SIZE_MAX (256UL << 20)

@@ -1,11 +1,9 @@
 /*
- * kernel/fork.c: creating tasks (kernel/fork.c of Linux, NOMMU flavour).
+ * kernel/fork.c: creating tasks (kernel/fork.c of Linux).
  *
- * umk has no MMU: a new task always shares its parent's memory (CLONE_VM).
- * fork() (not in the system-call table) and clone() without CLONE_VM
- * return -ENOSYS, as on uClinux;
- * programs use vfork, posix_spawn (clone with CLONE_VM|CLONE_VFORK) or
- * threads. A child starts in ret_from_fork() on its own kernel stack and
+ * A thread or a vfork child (CLONE_VM) shares its parent's address space;
+ * fork and clone without CLONE_VM give the child a copy (dup_mm,
+ * kernel/mm.c). A child starts in ret_from_fork() on its own kernel stack and
  * returns to user mode through a host frame crafted there, holding a copy of
  * the parent's registers with rax = 0.
  */

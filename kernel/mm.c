@@ -735,8 +735,8 @@ bool access_ok(const void __user *addr, size_t size)
  * RLIMIT_AS and RLIMIT_DATA (mm/mmap.c's may_expand_vm). total_vm is every
  * region of the process, but the brk reservation beyond the break (umk's
  * PROT_NONE stand-in for the unmapped space Linux leaves there); data_vm
- * the writable regions but the main stack (Linux's private writable,
- * non-stack mappings; umk cannot tell MAP_SHARED ones, and counts them).
+ * the private writable regions but the main stack (Linux's private
+ * writable, non-stack mappings).
  * Both in bytes, over [start, end) or everything (end 0).
  */
 static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -746,7 +746,7 @@ static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
 
 static bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
 {
-	if (!(vma->prot & PROT_WRITE))
+	if (!(vma->prot & PROT_WRITE) || vma->shared)
 		return false;
 	return !(vma->kind == VMA_STACK && mm->start_stack >= vma->vm_start &&
 		 mm->start_stack < vma->vm_end);

@@ -112,15 +112,15 @@ section() {
 		-ex 'break sys_kill if sig == SIGCONT' -ex continue -ex umk-ps -ex kill -- "$H"/demo
 	assert_output --regexp '  PID  TGID  PPID STATE +CMD +SYSCALL +PENDING +BLOCKED'
 	# at SIGSTOP: both children asleep in nanosleep
-	assert_line --regexp '^    2     2     1 sleeping +demo +nanosleep +- +-$'
-	assert_line --regexp '^    3     3     1 sleeping +demo +nanosleep +- +-$'
+	assert_line --regexp '^    2     2     1 sleeping +demo +nanosleep +- +- +([0-9]+\*?|-)$'
+	assert_line --regexp '^    3     3     1 sleeping +demo +nanosleep +- +- +([0-9]+\*?|-)$'
 	# after both kills: each child woken with its signal pending
-	assert_line --regexp '^    2     2     1 runnable +demo +nanosleep +STOP +-$'
-	assert_line --regexp '^    3     3     1 runnable +demo +nanosleep +USR1 +-$'
+	assert_line --regexp '^    2     2     1 runnable +demo +nanosleep +STOP +- +([0-9]+\*?|-)$'
+	assert_line --regexp '^    3     3     1 runnable +demo +nanosleep +USR1 +- +([0-9]+\*?|-)$'
 	# at SIGCONT: pid 2 stopped in its sleep, pid 3 exited
-	assert_line --regexp '^    1     1     0 running +demo +kill +- +-$'
-	assert_line --regexp '^    2     2     1 stopped +demo +nanosleep +- +-$'
-	assert_line --regexp '^    3     3     1 zombie +demo +exit_group +- +-$'
+	assert_line --regexp '^    1     1     0 running +demo +kill +- +- +[0-9]+\*$'
+	assert_line --regexp '^    2     2     1 stopped +demo +nanosleep +- +- +([0-9]+\*?|-)$'
+	assert_line --regexp '^    3     3     1 zombie +demo +exit_group +- +- +-$'
 }
 
 @test "umk-ps and umk-task show blocked and pending signals by name" {
@@ -128,7 +128,7 @@ section() {
 	printf 'task A\n    block USR1 TERM\n    kill self USR1\n    nanosleep 100ms\nend\n' >"$scn"
 	umk_gdb -ex 'break sys_nanosleep if $umk_current()->pid == 2' -ex run -ex umk-ps \
 		-ex 'umk-task 2' -ex kill -- "$H"/scenario "$scn"
-	assert_line --regexp '^    2     2     1 running +scenario +nanosleep +USR1 +USR1,TERM$'
+	assert_line --regexp '^    2     2     1 running +scenario +nanosleep +USR1 +USR1,TERM +([0-9]+\*?|-)$'
 	assert_line 'signals: pending -, shared pending USR1, blocked USR1,TERM'
 }
 
@@ -260,7 +260,7 @@ section() {
 		-ex kill -- "$H"/sleeper 10
 	assert_output --regexp 'Breakpoint 2, 0x[0-9a-f]+ in \?\? \(\)'
 	assert_line '$1 = 1'
-	assert_line --regexp '^    1     1     0 running +sleeper +nanosleep +- +-$'
+	assert_line --regexp '^    1     1     0 running +sleeper +nanosleep +- +- +([0-9]+\*?|-)$'
 }
 
 @test "make gdb starts gdb on umk with the helpers loaded, on the virtual clock unless CLOCK=host" {
@@ -286,12 +286,12 @@ section() {
 	umk_gdb -x harness/gdb/walkthrough.gdb -- --clock=virtual "$H"/demo
 	local gdb_output=$output rip
 	run section 'Stop 1'
-	assert_line --regexp '^    2     2     1 running +demo +nanosleep +- +-$'
+	assert_line --regexp '^    2     2     1 running +demo +nanosleep +- +- +([0-9]+\*?|-)$'
 	assert_line 'system call: nanosleep, orig_rax 0000000000000023 (nanosleep)'
 	assert_line --regexp '^restart_block: fn do_no_restart_syscall '
 	rip=$(grep -o 'RIP: 0033:[0-9a-f]*' <<<"$output")
 	run section 'Stop 2'
-	assert_line --regexp '^    2     2     1 stopped +demo +nanosleep +- +-$'
+	assert_line --regexp '^    2     2     1 stopped +demo +nanosleep +- +- +([0-9]+\*?|-)$'
 	assert_line '  RAX as a return value: -516 (-ERESTART_RESTARTBLOCK)'
 	assert_line --regexp '^restart_block: fn hrtimer_nanosleep_restart '
 	# on the virtual clock: stopped at 100 ms of 500, so 400 ms were left

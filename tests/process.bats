@@ -128,3 +128,14 @@ got ih'
 	assert_output 'waited
 abc'
 }
+
+@test "when the host has no memory file left for a new address space, fork fails with ENOMEM and umk carries on" {
+	require_umk
+	# Each address space is a host memfd: with umk's host fds limited to
+	# 64, some fork of 200 must find none.
+	echo "\$ prlimit --nofile=64 $UMK $H/forks many 200"
+	run --separate-stderr timeout -k 5 60 prlimit --nofile=64 $UMK $H/forks many 200
+	assert_equal "$status" 99
+	assert_equal "$stderr" "harness: fork: ENOMEM"
+	assert_equal "$output" ""
+}

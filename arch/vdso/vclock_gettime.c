@@ -3,7 +3,8 @@
  * vclock_gettime.c and vgetcpu.c): clock_gettime, gettimeofday, time,
  * clock_getres and getcpu as plain function calls in user mode.
  *
- * One image in umk's memory serves every process (NOMMU); it reads the data
+ * One image in umk's memory, above the user window, serves every process
+ * (docs/design.md, "The vDSO"); it reads the data
  * page below it (include/umk/uapi/vdso.h). Under --clock=host the kernel's
  * clocks are the host's, so the answer is the host vDSO's; under
  * --clock=virtual it is the virtual time the kernel keeps in the page.

@@ -133,8 +133,9 @@ stopped, zombie, dead, idle), command name, the system call it is in (the
 name of orig_rax; - if none), then its signals: PENDING, those pending for
 the thread or its whole process, and BLOCKED, its mask. A signal set is
 written without the SIG prefix, joined by commas (USR1,TERM), real-time
-signals as RT0, RT1..., the empty set as -. umk-task PID shows one task
-in full."""
+signals as RT0, RT1..., the empty set as -; last, MM, the task's address
+space (mm_struct.id; * marks the one in umk's user window, - none: the
+idle task, a zombie). umk-task PID shows one task in full."""
 
     def __init__(self):
         super().__init__("umk-ps")
@@ -143,15 +144,19 @@ in full."""
         if arg:
             raise gdb.GdbError("takes no argument")
         current = current_task()
+        loaded = int(gdb.parse_and_eval("loaded_mm"))
         gdb.write("  PID  TGID  PPID STATE      CMD              SYSCALL          "
-                  "PENDING          BLOCKED\n")
+                  "PENDING          BLOCKED          MM\n")
         for t in tasks():
             own, shared = pending_sets(t)
             parent = t["real_parent"]
-            gdb.write("%5d %5d %5d %-10s %-16s %-16s %-16s %s\n" % (
+            mm = t["mm"]
+            mm_str = "-" if not int(mm) else "%d%s" % (int(mm["id"]),
+                                                       "*" if int(mm) == loaded else "")
+            gdb.write("%5d %5d %5d %-10s %-16s %-16s %-16s %-16s %s\n" % (
                 int(t["pid"]), int(t["tgid"]), int(parent["tgid"]) if int(parent) else 0,
                 state_name(t, current), c_string(t["comm"]), task_syscall(t),
-                sigset_str(own | shared), sigset_str(ulong(t["blocked"]["sig"]))))
+                sigset_str(own | shared), sigset_str(ulong(t["blocked"]["sig"])), mm_str))
 
 
 class UmkTask(Command):
