@@ -179,10 +179,27 @@ static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 	kfree(vma);
 }
 
-void mmput(struct mm_struct *mm)
+/*
+ * An mm whose last user is gone while it is in the window stays there,
+ * dead, until the next switch_mm maps over it, as Linux keeps a dead mm as
+ * a CPU's active_mm until the next switch (finish_task_switch's mmdrop):
+ * an exit costs no host call, and a process forked from the same parent
+ * replaces the same regions.
+ */
+static struct mm_struct *dead_mm;
+
+static void mmdrop(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *n;
 
+	list_for_each_entry_safe(vma, n, &mm->mmap, list)
+		free_vma(mm, vma);
+	hostmem_put(mm->mem);
+	kfree(mm);
+}
+
+void mmput(struct mm_struct *mm)
+{
 	if (!mm)
 		return;
 	if (mm->users <= 0)
@@ -190,13 +207,11 @@ void mmput(struct mm_struct *mm)
 	if (--mm->users)
 		return;
 	if (mm == loaded_mm) {
-		reset_window();
 		loaded_mm = NULL;
+		dead_mm = mm;
+		return;
 	}
-	list_for_each_entry_safe(vma, n, &mm->mmap, list)
-		free_vma(mm, vma);
-	hostmem_put(mm->mem);
-	kfree(mm);
+	mmdrop(mm);
 }
 
 /*
@@ -544,13 +559,16 @@ int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 	return err;
 }
 
-/* Map every region of mm into the window: 0 or -errno. */
+/* Map every region of mm into a window that holds nothing else: 0 or
+ * -errno. A PROT_NONE region is reservation already. */
 static int install_all(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 	int err;
 
 	list_for_each_entry(vma, &mm->mmap, list) {
+		if (vma->prot == PROT_NONE)
+			continue;
 		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
 		if (err)
 			return err;
@@ -558,8 +576,17 @@ static int install_all(struct mm_struct *mm)
 	return 0;
 }
 
-/* mm's regions over prev's, then what prev had and mm has not cleared:
- * each of prev's regions minus mm's, walking both sorted lists once. */
+/* The next region of mm from v on that is mapped (not PROT_NONE). */
+static struct vm_area_struct *next_mapped(struct mm_struct *mm, struct vm_area_struct *v)
+{
+	while (&v->list != &mm->mmap && v->prot == PROT_NONE)
+		v = list_next_entry(v, list);
+	return v;
+}
+
+/* mm's mapped regions over prev's, then what prev had mapped and mm has
+ * not cleared: each of prev's mapped regions minus mm's, walking both
+ * sorted lists once. PROT_NONE regions are reservation on both sides. */
 static int map_over(struct mm_struct *prev, struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *v;
@@ -567,12 +594,14 @@ static int map_over(struct mm_struct *prev, struct mm_struct *mm)
 
 	if (err)
 		return err;
-	v = list_first_entry(&mm->mmap, struct vm_area_struct, list);
+	v = next_mapped(mm, list_first_entry(&mm->mmap, struct vm_area_struct, list));
 	list_for_each_entry(vma, &prev->mmap, list) {
 		unsigned long s = vma->vm_start;
 
+		if (vma->prot == PROT_NONE)
+			continue;
 		while (&v->list != &mm->mmap && v->vm_end <= s)
-			v = list_next_entry(v, list);
+			v = next_mapped(mm, list_next_entry(v, list));
 		while (s < vma->vm_end) {
 			unsigned long e = vma->vm_end;
 
@@ -584,7 +613,7 @@ static int map_over(struct mm_struct *prev, struct mm_struct *mm)
 				}
 				s = min(v->vm_end, vma->vm_end);
 				if (v->vm_end <= vma->vm_end)
-					v = list_next_entry(v, list);
+					v = next_mapped(mm, list_next_entry(v, list));
 				continue;
 			}
 			err = os_mmap_replace((void *)s, e - s, PROT_NONE);
@@ -606,27 +635,31 @@ static int map_over(struct mm_struct *prev, struct mm_struct *mm)
  */
 void switch_mm(struct mm_struct *mm)
 {
-	struct mm_struct *prev = loaded_mm;
+	struct mm_struct *prev = loaded_mm ? loaded_mm : dead_mm;
 	int err;
 
-	if (mm == prev)
+	if (mm == loaded_mm)
 		return;
 	loaded_mm = mm;
 	if (!mm) {
 		reset_window();
-		return;
+	} else {
+		err = prev ? map_over(prev, mm) : install_all(mm);
+		if (err) {
+			reset_window();
+			err = install_all(mm);
+			if (err)
+				panic("switch_mm: cannot map the address space of mm %u: %d",
+				      mm->id, err);
+		}
+		trace_with(TR_TASK, &(struct trace_fields){ .what = "switch_mm" },
+			   "switch_mm mm %u -> mm %u (%d regions)", prev ? prev->id : 0, mm->id,
+			   mm->map_count);
 	}
-	err = prev ? map_over(prev, mm) : install_all(mm);
-	if (err) {
-		reset_window();
-		err = install_all(mm);
-		if (err)
-			panic("switch_mm: cannot map the address space of mm %p: %d", (void *)mm,
-			      err);
+	if (dead_mm) {
+		mmdrop(dead_mm);
+		dead_mm = NULL;
 	}
-	trace_with(TR_TASK, &(struct trace_fields){ .what = "switch_mm" },
-		   "switch_mm mm %u -> mm %u (%d regions)", prev ? prev->id : 0, mm->id,
-		   mm->map_count);
 }
 
 /*
