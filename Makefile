@@ -257,7 +257,8 @@ $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk $
 # Debian packages the build and the tests need: command:package pairs.
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
 	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace \
-	xmllint:libxml2-utils python3:python3
+	xmllint:libxml2-utils python3:python3 \
+	/usr/share/doc/busybox-static:busybox-static
 deps:
 	@for d in $(DEPS); do \
 	  c=$${d%%:*}; p=$${d##*:}; \

@@ -63,9 +63,12 @@ int inode_permission(const struct path *path, int mask)
 int lookup_one(struct path *dir, const char *name, struct dentry **res)
 {
 	struct inode *inode = dir->dentry->d_inode;
-	struct dentry *d = d_lookup(dir->dentry, name);
+	struct dentry *d;
 	int err;
 
+	if (d_unlinked(dir->dentry))
+		return -ENOENT;		/* a removed directory (IS_DEADDIR) */
+	d = d_lookup(dir->dentry, name);
 	if (d) {
 		*res = d;
 		return 0;
