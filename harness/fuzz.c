@@ -42,8 +42,9 @@
  * and some arguments are bounded so that what the kernel may rightly do
  * stays inside what the worker owns: lengths with a buffer never exceed it
  * (huge lengths go with the end-of-page buffer), mmap, munmap and mprotect
- * addresses lie in the worker's arena or outside user space, open and
- * openat take paths from a harmless list (the files are the host's), and
+ * addresses lie in the worker's arena or outside user space, every path
+ * comes from a harmless list (the host's files are read-only inside umk,
+ * and /tmp and /dev/shm are umk's own, in memory), and
  * SIGALRM, SIGUSR1, SIGSEGV and SIGBUS keep their handlers, unblocked.
  * Under umk only: on the host the same calls would be real, and a worker
  * is not sandboxed enough for that.
@@ -340,6 +341,7 @@ static long number(void)
 
 static const char *const paths[] = {
 	"/dev/null", "/dev/zero", "/", ".", "", "/nonexistent-umk-fuzz/x", "/dev/null/x",
+	"/tmp", "/tmp/umk-fuzz", "/dev/shm/umk-fuzz", "/tmp/umk-fuzz/x",
 };
 
 static long path(void)
