@@ -164,6 +164,8 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 	sb = tmpfs_fill_super();
 	mount_node(sb, sb->s_root, "/dev/shm");
 	devices_mount();
+	sb = proc_fill_super();
+	mount_node(sb, sb->s_root, "/proc");
 	for (i = 0; i < nr_rw_dirs; i++) {
 		if (make_mountpoint(rw_dirs[i], &p))
 			panic("vfs_init: --rw %s: no mount point", rw_dirs[i]);
