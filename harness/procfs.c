@@ -6,7 +6,7 @@
  *   procfs threads       a second thread shows in stat and status
  *   procfs child         a child started with posix_spawn (vfork + execve)
  *                        that waits on a pipe: its cmdline, comm, stat and
- *                        status, and ENOENT once it is reaped
+ *                        status, then as a zombie, and ENOENT once reaped
  *   procfs wait          (the child) say "ready", wait for stdin to close */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -207,9 +207,10 @@ static int threads(void)
 	return 0;
 }
 
-/* Until the process of /proc dir sleeps (the child, in its read), for at
- * most 5 s: natively it may still be on its way there, on another CPU. */
-static void wait_sleeping(const char *dir)
+/* Until the process of /proc dir is in state (the child sleeping in its
+ * read, or a zombie), for at most 5 s: natively it may still be on its way
+ * there, on another CPU. */
+static void wait_state(const char *dir, char state)
 {
 	char path[64], *s;
 	ssize_t len;
@@ -218,7 +219,7 @@ static void wait_sleeping(const char *dir)
 	snprintf(path, sizeof(path), "%s/stat", dir);
 	for (i = 0; i < 5000; i++) {
 		s = slurp(path, &len);
-		if (s && strrchr(s, ')') && strrchr(s, ')')[2] == 'S')
+		if (s && strrchr(s, ')') && strrchr(s, ')')[2] == state)
 			return;
 		usleep(1000);
 	}
@@ -246,12 +247,15 @@ static int child(const char *self_path)
 	if (read(out[0], c, 6) != 6)
 		die("the child did not say ready");
 	snprintf(dir, sizeof(dir), "/proc/%d", pid);
-	wait_sleeping(dir);
+	wait_state(dir, 'S');
 	show_stat(dir, pid, getpid());
 	show_status(dir, pid, getpid());
 	show_cmdline(dir);
 	show_comm(dir);
 	close(in[1]);
+	wait_state(dir, 'Z');
+	show_stat(dir, pid, getpid());
+	show_cmdline(dir);
 	waitpid(pid, &status, 0);
 	printf("child: %s\n", status_text(status));
 	strcat(dir, "/cmdline");

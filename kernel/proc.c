@@ -162,13 +162,14 @@ static unsigned long sig_bits(const sigset_t *s)
 	return s->sig;
 }
 
-/* The handlers' dispositions as masks: ignored and caught. */
+/* The handlers' dispositions as masks: ignored and caught (none for a
+ * zombie, which has given its handlers up). */
 static void sig_dispositions(struct task_struct *t, unsigned long *ign, unsigned long *cgt)
 {
 	int sig;
 
 	*ign = *cgt = 0;
-	for (sig = 1; sig <= 64; sig++) {
+	for (sig = 1; sig <= 64 && !t->exit_state; sig++) {
 		void __user *h = t->sighand->action[sig - 1].handler;
 
 		if (h == SIG_IGN)

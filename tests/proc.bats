@@ -23,10 +23,11 @@ BUSYBOX=/bin/busybox
 	assert_line 'status: Threads:	2'
 }
 
-@test "a child started with vfork and execve: its /proc/PID, sleeping, then gone once reaped" {
+@test "a child started with vfork and execve: its /proc/PID, sleeping, as a zombie, then gone once reaped" {
 	same_as_native $H/procfs child
 	assert_line 'stat: pid ok, comm procfs, state S, ppid ok, threads 1, 52 fields'
 	assert_line 'cmdline: [procfs] [wait] [an argument]'
+	assert_line 'stat: pid ok, comm procfs, state Z, ppid ok, threads 1, 52 fields'
 	assert_line 'open(/proc/PID/cmdline) once reaped = ENOENT'
 }
 
