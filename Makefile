@@ -257,7 +257,8 @@ $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk $
 # Debian packages the build and the tests need: command:package pairs.
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
 	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace \
-	xmllint:libxml2-utils python3:python3
+	xmllint:libxml2-utils python3:python3 \
+	/usr/share/doc/busybox-static:busybox-static
 deps:
 	@for d in $(DEPS); do \
 	  c=$${d%%:*}; p=$${d##*:}; \
@@ -309,8 +310,9 @@ gdb: all
 # and leak-* files) lands in tests/elf-regress/, which
 # tests/elf_loader.bats replays: commit them with the fix. Then the
 # system-call fuzzer runs under umk for as long, from a seed taken from the
-# clock and printed first: build/umk build/harness/fuzz -s SEED -t SECONDS
-# runs the same calls again (the signals' timing differs).
+# clock and printed first: sh harness/fuzz-umk.sh build/umk
+# build/harness/fuzz -s SEED -t SECONDS runs the same calls again (the
+# signals' timing differs).
 FUZZ_SECONDS ?= 30
 CLANG := clang
 FUZZ := $(BUILD)/fuzz
@@ -340,7 +342,8 @@ fuzz: all $(FUZZ)/elf_fuzz
 	$(FUZZ)/elf_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix=tests/elf-regress/ \
 		$(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
-	$(BUILD)/umk $(BUILD)/harness/fuzz -s $$(date +%s) -n 1000 -t $(FUZZ_SECONDS) -v
+	sh harness/fuzz-umk.sh $(BUILD)/umk $(BUILD)/harness/fuzz -s $$(date +%s) -n 1000 \
+		-t $(FUZZ_SECONDS) -v
 
 clean:
 	rm -rf $(BUILD)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <umk/arch.h>
@@ -31,7 +32,7 @@ extern char **environ;
 static void usage(FILE *f)
 {
 	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--timeline FILE]\n"
-	      "           [--clock=CLOCK] [--nofsgsbase] [--help] [--version]\n"
+	      "           [--clock=CLOCK] [--nofsgsbase] [--rw DIR]... [--help] [--version]\n"
 	      "           PROGRAM [ARG...]\n"
 	      "\n"
 	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
@@ -55,6 +56,10 @@ static void usage(FILE *f)
 	      "                 host without FSGSBASE, even where rdfsbase/wrfsbase\n"
 	      "                 work (as Linux's nofsgsbase boot parameter); programs\n"
 	      "                 are then told (AT_HWCAP2) not to use them\n"
+	      "  --rw DIR, --rw=DIR\n"
+	      "                 make the host directory DIR writable inside umk, at\n"
+	      "                 the same path (the rest of the host's files are\n"
+	      "                 read-only; /tmp and /dev/shm are umk's own, in memory)\n"
 	      "  --help         show this help\n"
 	      "  --version      show the version\n"
 	      "\n"
@@ -117,8 +122,8 @@ static void fixed_addresses(char **argv)
 	for (i = 1; argv[i] && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--clock=virtual"))
 			break;
-		if (!strcmp(argv[i], "--timeline") && argv[i + 1])
-			i++;		/* its FILE */
+		if ((!strcmp(argv[i], "--timeline") || !strcmp(argv[i], "--rw")) && argv[i + 1])
+			i++;		/* its FILE or DIR */
 	}
 	if (!argv[i] || strcmp(argv[i], "--clock=virtual"))
 		return;
@@ -143,6 +148,28 @@ static int open_output(const char *file)
 		exit(UMK_EXIT_USAGE);
 	}
 	return fd;
+}
+
+/* --rw DIR: an existing host directory, by its absolute path without
+ * symlinks, as the kernel mounts it (kernel/namespace.c). */
+static void add_rw_dir(const char *dir)
+{
+	struct boot_options *o = &boot_options;
+	struct stat st;
+	char *abs;
+
+	if (o->nr_rw_dirs == BOOT_MAX_RW_DIRS)
+		usage_error("more than %s --rw directories", "8");
+	abs = realpath(dir, NULL);
+	if (!abs || stat(abs, &st)) {
+		fprintf(stderr, "umk: --rw %s: %s\n", dir, strerror(errno));
+		exit(UMK_EXIT_USAGE);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "umk: --rw %s: %s\n", dir, strerror(ENOTDIR));
+		exit(UMK_EXIT_USAGE);
+	}
+	o->rw_dirs[o->nr_rw_dirs++] = abs;
 }
 
 /* --trace-format: text and JSON lines come from the kernel; the Chrome
@@ -211,6 +238,10 @@ int main(int argc, char **argv)
 			usage_error("unknown clock '%s': host or virtual", a + 8);
 		} else if (!strncmp(a, "--trace-format=", 15)) {
 			format = parse_trace_format(a + 15);
+		} else if (!strcmp(a, "--rw") || !strncmp(a, "--rw=", 5)) {
+			if (a[4] != '=' && i + 1 == argc)
+				usage_error("%s--rw needs a DIR", "");
+			add_rw_dir(a[4] == '=' ? a + 5 : argv[++i]);
 		} else if (!strcmp(a, "--timeline") || !strncmp(a, "--timeline=", 11)) {
 			if (a[10] != '=' && i + 1 == argc)
 				usage_error("%s--timeline needs a FILE", "");
@@ -231,6 +262,12 @@ int main(int argc, char **argv)
 	check_host();
 	boot_options.argv = argv + i;
 	boot_options.envp = environ;
+	boot_options.cwd = getcwd(NULL, 0);
+	if (!boot_options.cwd)
+		boot_options.cwd = "/";
+	/* Modes of files made in --rw directories are the program's, its
+	 * umask already applied by the kernel: the host's must not apply too. */
+	umask(0);
 
 	fs_base_init(nofsgsbase);
 	trap_init();

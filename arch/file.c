@@ -5,12 +5,16 @@
  * or -errno (host errno values are Linux's, so they pass through as is).
  * The exec loader reads programs with os_open_read/os_pread; the console
  * driver uses os_read/os_write/os_poll_now/os_ioctl_winsize on the fds umk
- * inherited. Host calls made here are never restarted by umk: the timer
+ * inherited; kernel/hostfs.c reaches the host's files by path with the
+ * rest (flags and modes have Linux's values, which are the host's). Host calls made here are never restarted by umk: the timer
  * signal is installed with SA_RESTART, so the host restarts them itself.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -82,6 +86,102 @@ int os_is_regular(const char *path)
 int os_access_exec(const char *path)
 {
 	return access(path, X_OK) ? -errno : 0;
+}
+
+int os_open(const char *path, int flags, int mode)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NOCTTY, mode);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int os_lstat(const char *path, void *statbuf)
+{
+	return lstat(path, statbuf) ? -errno : 0;
+}
+
+int os_readlink(const char *path, char *buf, size_t n)
+{
+	ssize_t r = readlink(path, buf, n);
+
+	return r < 0 ? -errno : (int)r;
+}
+
+ssize_t os_getdents64(int fd, void *buf, size_t n)
+{
+	ssize_t r = syscall(SYS_getdents64, fd, buf, n);
+
+	return r < 0 ? -errno : r;
+}
+
+s64 os_lseek(int fd, s64 off, int whence)
+{
+	off_t r = lseek(fd, off, whence);
+
+	return r < 0 ? -errno : r;
+}
+
+int os_mkdir(const char *path, int mode)
+{
+	return mkdir(path, mode) ? -errno : 0;
+}
+
+int os_rmdir(const char *path)
+{
+	return rmdir(path) ? -errno : 0;
+}
+
+int os_unlink(const char *path)
+{
+	return unlink(path) ? -errno : 0;
+}
+
+int os_rename(const char *oldpath, const char *newpath, unsigned int flags)
+{
+	return syscall(SYS_renameat2, AT_FDCWD, oldpath, AT_FDCWD, newpath, flags) ? -errno : 0;
+}
+
+int os_symlink(const char *target, const char *path)
+{
+	return symlink(target, path) ? -errno : 0;
+}
+
+int os_link(const char *oldpath, const char *newpath)
+{
+	return link(oldpath, newpath) ? -errno : 0;
+}
+
+int os_chmod(const char *path, int mode)
+{
+	return chmod(path, mode) ? -errno : 0;
+}
+
+int os_truncate(const char *path, u64 len)
+{
+	return truncate(path, (off_t)len) ? -errno : 0;
+}
+
+int os_utimens(const char *path, const void *times)
+{
+	return utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+}
+
+int os_fsync(int fd)
+{
+	return fsync(fd) ? -errno : 0;
+}
+
+int os_fd_name(int fd, char *buf, size_t n)
+{
+	char link[64];
+	ssize_t r;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = readlink(link, buf, n - 1);
+	if (r < 0)
+		return -errno;
+	buf[r] = '\0';
+	return 0;
 }
 
 int os_poll_now(int fd, int events)

@@ -2,7 +2,7 @@
  * fuzz: arguments drawn by type for every system call umk implements, from
  * workers that signals, stops and continues keep interrupting.
  *
- *   fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C]
+ *   fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C] [-M]
  *
  * The calls and the type of each argument come from kernel/syscall_64.tbl
  * (fuzz_calls.h, generated from it at build time). The parent spawns
@@ -44,13 +44,15 @@
  * and some arguments are bounded so that what the kernel may rightly do
  * stays inside what the worker owns: lengths with a buffer never exceed it
  * (huge lengths go with the end-of-page buffer), mmap, munmap and mprotect
- * addresses lie in the worker's arena or outside user space, open and
- * openat take paths from a harmless list (the files are the host's), and
+ * addresses lie in the worker's arena or outside user space, every path
+ * comes from a harmless list (the host's files are read-only inside umk,
+ * and /tmp and /dev/shm are umk's own, in memory), and
  * SIGALRM, SIGUSR1, SIGSEGV and SIGBUS keep their handlers, unblocked.
  * Under umk only: on the host the same calls would be real, and a worker
  * is not sandboxed enough for that.
  */
 #define _GNU_SOURCE		/* REG_RIP */
+#include <errno.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <stdio.h>
@@ -225,13 +227,24 @@ static unsigned char *slot(void)
  */
 static unsigned long umk_addr[16];
 static int n_umk_addr;
+/* Where the host's map of umk's memory is: the worker's /proc/self/maps
+ * is umk's /proc, which shows only the worker's own regions, so the parent
+ * is given the host's /proc/PID/maps of umk on stdin (-M) and leaves it in
+ * umk's tmpfs for the workers. */
+#define UMK_MAPS "/tmp/fuzz-umk-maps"
+static int have_umk_maps;
 
+/* Addresses in umk's image, heap and stack, from the host's map of umk
+ * (lines naming umk's executable, [heap], [stack]). */
 static void find_umk_memory(void)
 {
 	static char maps[65536];
-	long fd = rsys(SYS_open, "/proc/self/maps", 0), n = 0, r;
+	long fd, n = 0, r;
 	char *line, *end;
 
+	if (!have_umk_maps)
+		return;
+	fd = rsys(SYS_open, UMK_MAPS, 0);
 	if (fd < 0)
 		return;
 	while (n < (long)sizeof(maps) - 1 &&
@@ -250,6 +263,25 @@ static void find_umk_memory(void)
 			n_umk_addr++;
 		}
 	}
+}
+
+/* -M: copy stdin (the host's /proc/PID/maps of umk) to UMK_MAPS. */
+static void save_umk_maps(void)
+{
+	char buf[4096];
+	int fd = open(UMK_MAPS, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	ssize_t r;
+
+	if (fd < 0)
+		die("open(%s): %s", UMK_MAPS, errno_name(errno));
+	while ((r = read(0, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, r) != r)
+			die("write(%s) failed", UMK_MAPS);
+	close(fd);
+	have_umk_maps = 1;
+	find_umk_memory();
+	printf("fuzz: %d addresses in umk's own memory\n", n_umk_addr);
+	n_umk_addr = 0;
 }
 
 static long umk_pointer(void)
@@ -342,6 +374,7 @@ static long number(void)
 
 static const char *const paths[] = {
 	"/dev/null", "/dev/zero", "/", ".", "", "/nonexistent-umk-fuzz/x", "/dev/null/x",
+	"/tmp", "/tmp/umk-fuzz", "/dev/shm/umk-fuzz", "/tmp/umk-fuzz/x",
 };
 
 static long path(void)
@@ -723,8 +756,8 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 	close(p[1]);
 	snprintf(s, sizeof(s), "%lu", seed);
 	snprintf(c, sizeof(c), "%d", n);
-	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, selftest ? "-C" : "-v", "-W", s,
-				       NULL });
+	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, selftest ? "-C" : "-v",
+				       have_umk_maps ? "-m" : "-v", "-W", s, NULL });
 	close(REPORT_FD);
 	w->fd = p[0];
 	w->seed = seed;
@@ -761,7 +794,7 @@ int main(int argc, char **argv)
 	long pairs = 0, distinct = 0, errnos = 0;
 	unsigned char any_errno[MAX_ERRNO / 8] = { 0 };
 
-	while ((opt = getopt(argc, argv, "s:w:n:t:vCW:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:w:n:t:vCMmW:")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'w': nworkers = atoi(optarg); break;
@@ -769,13 +802,17 @@ int main(int argc, char **argv)
 		case 't': seconds = atoi(optarg); break;
 		case 'v': verbose = 1; break;
 		case 'C': selftest = 1; break;
+		case 'M': have_umk_maps = 2; break;
+		case 'm': have_umk_maps = 1; break;
 		case 'W': return worker(strtoul(optarg, NULL, 0), n);
 		default:
-			fprintf(stderr, "usage: fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C]\n");
+			fprintf(stderr, "usage: fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C] [-M]\n");
 			return 2;
 		}
 	}
 	printf("fuzz: seed %lu, %d calls per worker, %d calls in the table\n", seed, n, NCALLS);
+	if (have_umk_maps == 2)
+		save_umk_maps();
 	fflush(stdout);
 	signal(SIGPIPE, SIG_IGN);
 	rng = seed;

@@ -44,7 +44,7 @@ static struct wait_queue_head console_wait = { LIST_HEAD_INIT(console_wait.head)
  * meanwhile. */
 static char console_buf[16 * PAGE_SIZE];
 
-static int console_hostfd(const struct file *f)
+int console_hostfd(const struct file *f)
 {
 	return (int)(long)f->private_data;
 }
@@ -85,8 +85,9 @@ static ssize_t console_read_now(int fd, struct iov_iter *to)
 	return done;
 }
 
-static ssize_t console_read(struct file *f, struct iov_iter *to)
+static ssize_t console_read(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *f = iocb->ki_filp;
 	int fd = console_hostfd(f);
 	ssize_t ret;
 
@@ -120,8 +121,9 @@ static bool console_output_ready(int fd)
  * piece is copied from a copy of the iterator and the iterator advanced by
  * what the host took, so a partial host write loses and repeats nothing;
  * console_buf holds nothing across the sleep. */
-static ssize_t console_write(struct file *f, struct iov_iter *from)
+static ssize_t console_write(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct file *f = iocb->ki_filp;
 	int fd = console_hostfd(f);
 	bool waits = os_output_waits(fd);
 	size_t max = waits ? PIPE_BUF : sizeof(console_buf);
@@ -223,6 +225,13 @@ static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return -ENOIOCTLCMD;
 }
 
+/* The host's view of the fd: a tty, a pipe, a file (umk's console is a
+ * pass-through). */
+static int console_fstat(struct file *f, struct stat *st)
+{
+	return os_fstat(console_hostfd(f), st);
+}
+
 /* No release: the host fds stay open for umk itself (its messages go to
  * fd 2) and for the other console files over the same fd. */
 static const struct file_operations console_fops = {
@@ -231,6 +240,7 @@ static const struct file_operations console_fops = {
 	.write_iter = console_write,
 	.poll = console_poll,
 	.ioctl = console_ioctl,
+	.fstat = console_fstat,
 };
 
 struct file *console_file(int hostfd)
@@ -245,6 +255,25 @@ struct file *console_file(int hostfd)
 	else
 		flags = hostfd == 0 ? O_RDONLY : O_WRONLY;
 	return alloc_file(&console_fops, flags, (void *)(long)hostfd);
+}
+
+int console_open(struct file *f)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++) {
+		if (os_isatty(fd)) {
+			f->f_op = &console_fops;
+			f->private_data = (void *)(long)fd;
+			return 0;
+		}
+	}
+	return -ENXIO;
+}
+
+bool is_console_file(const struct file *f)
+{
+	return f->f_op == &console_fops;
 }
 
 void console_interrupt(void)

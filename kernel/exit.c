@@ -98,6 +98,7 @@ void do_exit(long code)
 	exit_mm(tsk);
 	put_files_struct(tsk->files);
 	tsk->files = NULL;
+	exit_fs(tsk);
 	if (--tsk->sighand->count == 0)
 		kfree(tsk->sighand);
 	list_del_init(&tsk->thread_node);

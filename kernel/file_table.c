@@ -3,7 +3,7 @@
  *
  * A struct file is counted (f_count): each fd slot that holds it and each
  * system call working on it (fget) own one reference; the last fput calls
- * f_op->release.
+ * f_op->release, then drops the file's path.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -23,14 +23,26 @@ struct file *alloc_file(const struct file_operations *op, unsigned int flags, vo
 	return f;
 }
 
+struct file *alloc_file_path(const struct path *path, unsigned int flags)
+{
+	struct file *f = alloc_file(NULL, flags, NULL);
+
+	f->f_path = *path;
+	path_get(path);
+	f->f_inode = path->dentry->d_inode;
+	return f;
+}
+
 void fput(struct file *f)
 {
 	if (f->f_count <= 0)
-		panic("fput: file %p (%s) has f_count %d", (void *)f, f->f_op->name,
+		panic("fput: file %p (%s) has f_count %d", (void *)f, f->f_op ? f->f_op->name : "?",
 		      f->f_count);
 	if (--f->f_count)
 		return;
 	if (f->f_op->release)
 		f->f_op->release(f);
+	if (f->f_path.dentry)
+		path_put(&f->f_path);
 	kfree(f);
 }

@@ -170,6 +170,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	} else {
 		p->files = dup_fd(parent->files);
 	}
+	copy_fs(flags, p);
 	if (flags & CLONE_SIGHAND) {
 		p->sighand = parent->sighand;
 		p->sighand->count++;

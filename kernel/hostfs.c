@@ -1,47 +1,358 @@
 /*
- * kernel/hostfs.c: the host's files, read-only (after UML's hostfs).
+ * kernel/hostfs.c: the host's files (after UML's fs/hostfs).
  *
- * open and openat give a program read access to the host's files by their
- * host path, relative paths from umk's working directory; read, readv,
- * lseek and fstat work on them. umk has no file system of its own to write
- * to: an open for writing or creating fails with -EROFS, as on a read-only
- * mount. Directories open, but reading them fails as the host says.
+ * A hostfs super_block shows one host directory (s_fs_info): the host's /
+ * at umk's /, read-only, and each --rw DIR at DIR, writable. A dentry's
+ * host path is that directory followed by the names from the mount's root
+ * down to it; every inode operation is the host call of the same name on
+ * that path (arch/file.c), so the host says what exists and its errors
+ * pass through. Attributes are the host's, read again at each stat (the
+ * host may change them behind umk's back); the inode only caches what a
+ * walk needs, the type. An open file holds a host fd (private_data): reads
+ * and writes go to it at the file's position, directories are read with
+ * the host's getdents64.
+ *
+ * Departures: only regular files and directories open (a host device node,
+ * FIFO or socket is ENXIO, umk having no driver for it: the /dev nodes
+ * programs need are umk's own, kernel/devices.c); a --rw directory's files
+ * cannot be mapped MAP_SHARED.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
-#include <umk/syscalls.h>
 #include <umk/uaccess.h>
-#include <umk/uapi/limits.h>
 
-#define MAX_LFS_FILESIZE INT64_MAX
+static const struct inode_operations hostfs_dir_iops;
+static const struct inode_operations hostfs_iops;
+static const struct file_operations hostfs_file_fops;
+static const struct file_operations hostfs_dir_fops;
 
-struct hostfs_file {
-	int hostfd;
-	s64 pos;			/* f_pos */
-};
+/* Bounce buffer between host and user memory: used only between one host
+ * call and the copy next to it, neither of which sleeps. */
+static char hostfs_buf[16 * PAGE_SIZE];
 
-static ssize_t hostfs_read(struct file *f, char __user *buf, size_t n)
+static int hostfd(const struct file *f)
 {
-	struct hostfs_file *hf = f->private_data;
-	char chunk[4096];
+	return (int)(long)f->private_data;
+}
+
+/* The host path of d into buf (PATH_MAX bytes): 0 or -ENAMETOOLONG. */
+static int hostfs_path(struct dentry *d, char *buf)
+{
+	const char *root = d->d_sb->s_fs_info;
+	size_t rootlen = strlen(root), pos = PATH_MAX - 1;
+	struct dentry *p;
+
+	buf[pos] = '\0';
+	for (p = d; p != d->d_sb->s_root; p = p->d_parent) {
+		size_t len = strlen(p->d_name);
+
+		if (pos < len + 1 + rootlen)
+			return -ENAMETOOLONG;
+		pos -= len;
+		memcpy(buf + pos, p->d_name, len);
+		buf[--pos] = '/';
+	}
+	if (rootlen == 1 && pos < PATH_MAX - 1)
+		rootlen = 0;	/* "/" and "/a": no "//a" */
+	memmove(buf + rootlen, buf + pos, PATH_MAX - pos);
+	memcpy(buf, root, rootlen);
+	return 0;
+}
+
+/* A path buffer with d's host path in it, or NULL with *err set. */
+static char *dentry_host_path(struct dentry *d, int *err)
+{
+	char *path = kmalloc(PATH_MAX);
+
+	*err = hostfs_path(d, path);
+	if (*err) {
+		kfree(path);
+		return NULL;
+	}
+	return path;
+}
+
+static struct inode *hostfs_iget(struct super_block *sb, const struct stat *st)
+{
+	struct inode *inode = new_inode(sb);
+
+	inode->i_ino = st->st_ino;
+	inode->i_mode = st->st_mode;
+	inode->i_nlink = st->st_nlink;
+	inode->i_size = st->st_size;
+	if (S_ISDIR(st->st_mode)) {
+		inode->i_op = &hostfs_dir_iops;
+		inode->i_fop = &hostfs_dir_fops;
+	} else {
+		inode->i_op = &hostfs_iops;
+		if (S_ISREG(st->st_mode))
+			inode->i_fop = &hostfs_file_fops;
+	}
+	return inode;
+}
+
+/* Give d the inode of what its host path now names. */
+static int hostfs_instantiate(struct dentry *d)
+{
+	struct stat st;
+	int err;
+	char *path = dentry_host_path(d, &err);
+
+	if (!path)
+		return err;
+	err = os_lstat(path, &st);
+	kfree(path);
+	if (!err)
+		d_instantiate(d, hostfs_iget(d->d_sb, &st));
+	return err;
+}
+
+static int hostfs_lookup(struct inode *dir, struct dentry *dentry)
+{
+	return hostfs_instantiate(dentry);
+}
+
+/* Run the host call op on d's host path (and a second one's), refusing on
+ * a read-only mount whatever the caller checked. */
+static int host_op(struct dentry *d, int (*op)(const char *path, long arg), long arg)
+{
+	int err;
+	char *path;
+
+	if (d->d_sb->s_flags & SB_RDONLY)
+		return -EROFS;
+	path = dentry_host_path(d, &err);
+	if (!path)
+		return err;
+	err = op(path, arg);
+	kfree(path);
+	return err;
+}
+
+static int do_create(const char *path, long mode)
+{
+	int fd = os_open(path, O_CREAT | O_EXCL | O_WRONLY, mode);
+
+	return fd < 0 ? fd : os_close(fd);
+}
+
+static int do_mkdir(const char *path, long mode)
+{
+	return os_mkdir(path, mode);
+}
+
+static int do_symlink(const char *path, long target)
+{
+	return os_symlink((const char *)target, path);
+}
+
+static int do_unlink(const char *path, long unused)
+{
+	return os_unlink(path);
+}
+
+static int do_rmdir(const char *path, long unused)
+{
+	return os_rmdir(path);
+}
+
+static int hostfs_create(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	int err = host_op(dentry, do_create, mode & S_IALLUGO);
+
+	return err ? err : hostfs_instantiate(dentry);
+}
+
+static int hostfs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	int err = host_op(dentry, do_mkdir, mode);
+
+	return err ? err : hostfs_instantiate(dentry);
+}
+
+static int hostfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	int err = host_op(dentry, do_symlink, (long)target);
+
+	return err ? err : hostfs_instantiate(dentry);
+}
+
+static int hostfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	return host_op(dentry, do_unlink, 0);
+}
+
+static int hostfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	return host_op(dentry, do_rmdir, 0);
+}
+
+/* Calls on two paths: link and rename. */
+static int host_op2(struct dentry *a, struct dentry *b, bool rename, unsigned int flags)
+{
+	char *pa, *pb;
+	int err;
+
+	if (a->d_sb->s_flags & SB_RDONLY)
+		return -EROFS;
+	pa = dentry_host_path(a, &err);
+	if (!pa)
+		return err;
+	pb = dentry_host_path(b, &err);
+	if (pb) {
+		err = rename ? os_rename(pa, pb, flags) : os_link(pa, pb);
+		kfree(pb);
+	}
+	kfree(pa);
+	return err;
+}
+
+static int hostfs_link(struct dentry *old, struct inode *dir, struct dentry *dentry)
+{
+	int err = host_op2(old, dentry, false, 0);
+
+	return err ? err : hostfs_instantiate(dentry);
+}
+
+static int hostfs_rename(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
+			 struct dentry *new, unsigned int flags)
+{
+	return host_op2(old, new, true, flags);
+}
+
+static int hostfs_readlink(struct dentry *dentry, char *buf)
+{
+	int err;
+	char *path = dentry_host_path(dentry, &err);
+
+	if (!path)
+		return err;
+	err = os_readlink(path, buf, PATH_MAX - 1);
+	kfree(path);
+	if (err >= 0)
+		buf[err] = '\0';
+	return err;
+}
+
+static int hostfs_getattr(struct dentry *dentry, struct stat *st)
+{
+	int err;
+	char *path = dentry_host_path(dentry, &err);
+
+	if (!path)
+		return err;
+	err = os_lstat(path, st);
+	kfree(path);
+	return err;
+}
+
+static int hostfs_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	struct timespec64 times[2] = {
+		{ .tv_nsec = UTIME_OMIT }, { .tv_nsec = UTIME_OMIT },
+	};
+	char *path;
+	int err;
+
+	if (dentry->d_sb->s_flags & SB_RDONLY)
+		return -EROFS;
+	path = dentry_host_path(dentry, &err);
+	if (!path)
+		return err;
+	if (attr->ia_valid & ATTR_MODE)
+		err = os_chmod(path, attr->ia_mode & S_IALLUGO);
+	if (!err && (attr->ia_valid & ATTR_SIZE))
+		err = os_truncate(path, attr->ia_size);
+	if (attr->ia_valid & ATTR_ATIME)
+		times[0] = attr->ia_atime;
+	if (attr->ia_valid & ATTR_MTIME)
+		times[1] = attr->ia_mtime;
+	if (!err && (attr->ia_valid & (ATTR_ATIME | ATTR_MTIME)))
+		err = os_utimens(path, times);
+	kfree(path);
+	return err;
+}
+
+/* ---- open files ---- */
+
+static int hostfs_open(struct inode *inode, struct file *f)
+{
+	int flags = S_ISDIR(inode->i_mode) ? O_RDONLY | O_DIRECTORY : f->f_flags & O_ACCMODE;
+	int err;
+	char *path = dentry_host_path(f->f_path.dentry, &err);
+
+	if (!path)
+		return err;
+	if ((flags & O_ACCMODE) != O_RDONLY && (inode->i_sb->s_flags & SB_RDONLY))
+		err = -EROFS;
+	else
+		err = os_open(path, flags | O_NOFOLLOW, 0);
+	kfree(path);
+	if (err < 0)
+		return err;
+	f->private_data = (void *)(long)err;
+	return 0;
+}
+
+static ssize_t hostfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
 	ssize_t done = 0;
 
-	/* Through a kernel buffer: the host must never fault on user memory. */
-	while ((size_t)done < n) {
-		size_t want = min(n - done, sizeof(chunk));
-		ssize_t r = os_pread(hf->hostfd, chunk, want, hf->pos);
+	while (iov_iter_count(to)) {
+		size_t want = min(iov_iter_count(to), sizeof(hostfs_buf));
+		ssize_t r = os_pread(hostfd(iocb->ki_filp), hostfs_buf, want, iocb->ki_pos);
+		size_t copied;
 
-		if (r < 0)
+		if (r <= 0)
 			return done ? done : r;
-		if (!r)
-			break;
-		if (copy_to_user(buf + done, chunk, r))
+		copied = copy_to_iter(hostfs_buf, r, to);
+		iocb->ki_pos += copied;
+		done += copied;
+		if (copied < (size_t)r)
 			return done ? done : -EFAULT;
-		hf->pos += r;
-		done += r;
 		if ((size_t)r < want)
+			break;
+	}
+	return done;
+}
+
+/* Only a --rw mount's files are open for writing. O_APPEND is umk's: the
+ * host fd is opened without it, and each write goes at the host's size. */
+static ssize_t hostfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct file *f = iocb->ki_filp;
+	u64 limit = rlimit(RLIMIT_FSIZE);
+	size_t count = iov_iter_count(from);
+	ssize_t done = 0;
+
+	if (f->f_flags & O_APPEND) {
+		s64 size = os_file_size(hostfd(f));
+
+		if (size < 0)
+			return size;
+		iocb->ki_pos = size;
+	}
+	if ((u64)iocb->ki_pos >= limit) {
+		send_sig(SIGXFSZ, current, 0);
+		return -EFBIG;
+	}
+	count = min((u64)count, limit - iocb->ki_pos);
+	while ((size_t)done < count) {
+		size_t n = min(count - done, sizeof(hostfs_buf));
+		size_t got = copy_from_iter(hostfs_buf, n, from);
+		ssize_t w;
+
+		if (!got)
+			return done ? done : -EFAULT;
+		w = os_pwrite(hostfd(f), hostfs_buf, got, iocb->ki_pos);
+		if (w < 0)
+			return done ? done : w;
+		iocb->ki_pos += w;
+		done += w;
+		if ((size_t)w < got)
 			break;
 	}
 	return done;
@@ -49,123 +360,123 @@ static ssize_t hostfs_read(struct file *f, char __user *buf, size_t n)
 
 static s64 hostfs_llseek(struct file *f, s64 offset, int whence)
 {
-	struct hostfs_file *hf = f->private_data;
-	s64 base;
+	s64 size = os_file_size(hostfd(f));
 
-	switch (whence) {
-	case SEEK_SET:
-		base = 0;
-		break;
-	case SEEK_CUR:
-		base = hf->pos;
-		break;
-	case SEEK_END:
-		base = os_file_size(hf->hostfd);
-		if (base < 0)
-			return base;
-		break;
-	default:
-		return -EINVAL;
+	if (size < 0)
+		return size;
+	return generic_file_llseek(f, offset, whence, size);
+}
+
+/* The host decides which positions a directory has (ext4's are hashes). */
+static s64 hostfs_dir_llseek(struct file *f, s64 offset, int whence)
+{
+	s64 r;
+
+	if (whence == SEEK_CUR) {
+		whence = SEEK_SET;
+		offset += f->f_pos;
 	}
-	if (offset > MAX_LFS_FILESIZE - base || base + offset < 0)
-		return -EINVAL;
-	hf->pos = base + offset;
-	return hf->pos;
+	r = os_lseek(hostfd(f), offset, whence);
+	if (r >= 0)
+		f->f_pos = r;
+	return r;
+}
+
+/* Read the host's records from ctx->pos on and hand each to dir_emit; the
+ * host fd is put back at ctx->pos first, so an entry that did not fit is
+ * read again next time. */
+static int hostfs_readdir(struct file *f, struct dir_context *ctx)
+{
+	for (;;) {
+		ssize_t n, off;
+		s64 r = os_lseek(hostfd(f), ctx->pos, SEEK_SET);
+
+		if (r < 0)
+			return r;
+		n = os_getdents64(hostfd(f), hostfs_buf, sizeof(hostfs_buf));
+		if (n <= 0)
+			return n;
+		for (off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(hostfs_buf + off);
+
+			if (!dir_emit(ctx, d->d_name, strlen(d->d_name), d->d_ino, d->d_type,
+				      d->d_off))
+				return 0;
+			off += d->d_reclen;
+		}
+	}
 }
 
 static int hostfs_fstat(struct file *f, struct stat *st)
 {
-	struct hostfs_file *hf = f->private_data;
-
-	return os_fstat(hf->hostfd, st);
+	return os_fstat(hostfd(f), st);
 }
 
-static unsigned int hostfs_poll(struct file *f, struct wait_queue_head **wq)
+static int hostfs_fsync(struct file *f)
 {
-	return POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM;	/* regular files never wait */
+	return os_fsync(hostfd(f));
 }
 
 static void hostfs_release(struct file *f)
 {
-	struct hostfs_file *hf = f->private_data;
-
-	os_close(hf->hostfd);
-	kfree(hf);
+	os_close(hostfd(f));
 }
 
-static const struct file_operations hostfs_fops = {
+static const struct inode_operations hostfs_dir_iops = {
+	.lookup = hostfs_lookup,
+	.create = hostfs_create,
+	.mkdir = hostfs_mkdir,
+	.symlink = hostfs_symlink,
+	.link = hostfs_link,
+	.unlink = hostfs_unlink,
+	.rmdir = hostfs_rmdir,
+	.rename = hostfs_rename,
+	.getattr = hostfs_getattr,
+	.setattr = hostfs_setattr,
+};
+
+static const struct inode_operations hostfs_iops = {
+	.readlink = hostfs_readlink,
+	.getattr = hostfs_getattr,
+	.setattr = hostfs_setattr,
+};
+
+static const struct file_operations hostfs_file_fops = {
 	.name = "hostfs",
-	.read = hostfs_read,
+	.open = hostfs_open,
+	.read_iter = hostfs_read_iter,
+	.write_iter = hostfs_write_iter,
 	.llseek = hostfs_llseek,
 	.fstat = hostfs_fstat,
-	.poll = hostfs_poll,
+	.fsync = hostfs_fsync,
+	.release = hostfs_release,
+	.read_kernel = kernel_read,
+};
+
+static const struct file_operations hostfs_dir_fops = {
+	.name = "hostfs",
+	.open = hostfs_open,
+	.iterate = hostfs_readdir,
+	.llseek = hostfs_dir_llseek,
+	.fstat = hostfs_fstat,
+	.fsync = hostfs_fsync,
 	.release = hostfs_release,
 };
 
-long sys_openat(int dfd, const char __user *filename, int flags, unsigned int mode)
+struct super_block *hostfs_fill_super(const char *dir, bool rdonly)
 {
-	struct hostfs_file *hf;
-	struct file *f;
-	char *path;
-	long ret;
-
-	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)))
-		return -EROFS;
-	path = kmalloc(PATH_MAX);
-	ret = strncpy_from_user(path, filename, PATH_MAX);
-	if (ret >= 0 && !path[0])
-		ret = -ENOENT;
-	/* Only umk's working directory can be named by a descriptor. */
-	if (ret >= 0 && path[0] != '/' && dfd != AT_FDCWD) {
-		f = fget(dfd);
-		ret = f ? -ENOTDIR : -EBADF;
-		if (f)
-			fput(f);
-	}
-	if (ret >= 0)
-		ret = os_open_read(path);
-	kfree(path);
-	if (ret < 0)
-		return ret;
-
-	hf = kmalloc(sizeof(*hf));
-	hf->hostfd = ret;
-	f = alloc_file(&hostfs_fops, O_RDONLY | (flags & O_NONBLOCK), hf);
-	ret = fd_install_lowest(current->files, f, 0, flags & O_CLOEXEC);
-	if (ret < 0)
-		fput(f);
-	return ret;
-}
-
-long sys_open(const char __user *filename, int flags, unsigned int mode)
-{
-	return sys_openat(AT_FDCWD, filename, flags, mode);
-}
-
-long sys_lseek(unsigned int fd, s64 offset, unsigned int whence)
-{
-	struct file *f = fget(fd);
-	s64 ret;
-
-	if (!f)
-		return -EBADF;
-	ret = f->f_op->llseek ? f->f_op->llseek(f, offset, whence) : -ESPIPE;
-	fput(f);
-	return ret;
-}
-
-long sys_fstat(unsigned int fd, struct stat __user *statbuf)
-{
-	struct file *f = fget(fd);
+	struct super_block *sb = alloc_super("hostfs", rdonly ? SB_RDONLY : 0);
+	size_t len = strlen(dir);
 	struct stat st;
-	int ret;
+	char *root;
 
-	if (!f)
-		return -EBADF;
-	memset(&st, 0, sizeof(st));
-	ret = f->f_op->fstat ? f->f_op->fstat(f, &st) : -EINVAL;
-	fput(f);
-	if (!ret && copy_to_user(statbuf, &st, sizeof(st)))
-		ret = -EFAULT;
-	return ret;
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	root = kmalloc(len + 1);
+	memcpy(root, dir, len);
+	sb->s_fs_info = root;
+	if (os_lstat(root, &st) || !S_ISDIR(st.st_mode))
+		panic("hostfs_fill_super: the host's %s is not a directory", root);
+	sb->s_root = d_alloc_root(sb, hostfs_iget(sb, &st));
+	return sb;
 }

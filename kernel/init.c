@@ -10,6 +10,7 @@
 #include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
+#include <umk/fs.h>
 #include <umk/mm.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
@@ -26,6 +27,7 @@ static void kernel_init(void *unused)
 	int err;
 
 	schedule_tail(NULL);
+	tsk->fs = copy_fs_struct(idle_task->fs);	/* as if forked from it */
 	tsk->regs = arch_init_user_frame(tsk, NULL);
 	tsk->orig_ax = -1;
 	err = do_execve(init_argv[0], (const char *const *)init_argv,
@@ -64,6 +66,7 @@ void start_kernel(const struct boot_options *opts)
 	}
 	vdso_init();
 	sched_init();
+	vfs_init(opts->rw_dirs, opts->nr_rw_dirs, opts->cwd);
 	create_init_task(kernel_init, NULL);
 	cpu_idle();
 }

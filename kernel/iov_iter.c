@@ -2,7 +2,8 @@
  * kernel/iov_iter.c: iterating over a program's iovec array (Linux's
  * lib/iov_iter.c): copy_to_iter and copy_from_iter walk the segments and
  * stop at the first byte that faults, and import_iovec reads and checks the
- * array readv and writev are given.
+ * array readv and writev are given. An ITER_KVEC iterator walks kernel
+ * buffers the same way, with plain copies (sendfile, kernel_read).
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -14,10 +15,19 @@
 void iov_iter_init(struct iov_iter *i, const struct iovec *iov, unsigned long nr_segs,
 		   size_t count)
 {
+	i->iter_type = ITER_IOVEC;
 	i->iov = iov;
 	i->nr_segs = nr_segs;
 	i->iov_offset = 0;
 	i->count = count;
+}
+
+void iov_iter_kvec(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
+		   size_t count)
+{
+	_Static_assert(sizeof(struct kvec) == sizeof(struct iovec), "kvec and iovec differ");
+	iov_iter_init(i, (const struct iovec *)kvec, nr_segs, count);
+	i->iter_type = ITER_KVEC;
 }
 
 /* The next non-empty piece of the current segment, at most n bytes; steps
@@ -56,7 +66,13 @@ static size_t copy_iter(char *buf, size_t n, struct iov_iter *i, bool from_user)
 
 		if (!len)
 			break;
-		if (from_user)
+		if (i->iter_type == ITER_KVEC) {
+			if (from_user)
+				memcpy(buf + done, (void *)base, len);
+			else
+				memcpy((void *)base, buf + done, len);
+			left = 0;
+		} else if (from_user)
 			left = copy_from_user(buf + done, base, len);
 		else
 			left = copy_to_user(base, buf + done, len);

@@ -42,7 +42,12 @@ struct pipe_inode_info {
 	int writers;			/* open write-end files */
 	struct wait_queue_head rd_wait;	/* readers: data, or no writers */
 	struct wait_queue_head wr_wait;	/* writers: room, or no readers */
+	unsigned long ino;		/* its inode number on pipefs: "pipe:[ino]" */
+	struct timespec64 ctime;	/* when it was made, for fstat */
 };
+
+/* pipefs, the file system pipes live on: an anonymous device of its own. */
+#define PIPEFS_DEV MKDEV(0, 0x0c)
 
 static size_t pipe_len(const struct pipe_inode_info *pipe)
 {
@@ -71,8 +76,9 @@ static bool pipe_writable(const struct pipe_inode_info *pipe, size_t need)
 	return pipe_room(pipe) >= need || !pipe->readers;
 }
 
-static ssize_t pipe_read(struct file *f, struct iov_iter *to)
+static ssize_t pipe_read(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *f = iocb->ki_filp;
 	struct pipe_inode_info *pipe = f->private_data;
 	size_t total_len = iov_iter_count(to);
 	bool consumed = false;
@@ -121,8 +127,9 @@ static ssize_t pipe_read(struct file *f, struct iov_iter *to)
 	return ret;
 }
 
-static ssize_t pipe_write(struct file *f, struct iov_iter *from)
+static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct file *f = iocb->ki_filp;
 	struct pipe_inode_info *pipe = f->private_data;
 	size_t total_len = iov_iter_count(from);
 	bool atomic = total_len <= PIPE_BUF;
@@ -246,20 +253,44 @@ static void pipe_release(struct file *f)
 	wake_up(&pipe->wr_wait);
 }
 
+static int pipe_fstat(struct file *f, struct stat *st)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+
+	memset(st, 0, sizeof(*st));
+	st->st_dev = new_encode_dev(PIPEFS_DEV);
+	st->st_ino = pipe->ino;
+	st->st_mode = S_IFIFO | 0600;
+	st->st_nlink = 1;
+	st->st_blksize = PAGE_SIZE;
+	st->st_atime = st->st_mtime = st->st_ctime = pipe->ctime.tv_sec;
+	st->st_atime_nsec = st->st_mtime_nsec = st->st_ctime_nsec = pipe->ctime.tv_nsec;
+	return 0;
+}
+
+unsigned long pipe_ino(struct file *f)
+{
+	return ((struct pipe_inode_info *)f->private_data)->ino;
+}
+
 static const struct file_operations pipefifo_fops = {
 	.name = "pipe",
 	.read_iter = pipe_read,
 	.write_iter = pipe_write,
 	.poll = pipe_poll,
 	.ioctl = pipe_ioctl,
+	.fstat = pipe_fstat,
 	.release = pipe_release,
 };
 
 static struct pipe_inode_info *alloc_pipe_info(void)
 {
+	static unsigned long last_ino;
 	struct pipe_inode_info *pipe = kmalloc(sizeof(*pipe));
 
 	pipe->buf = kmalloc(PIPE_SIZE);
+	pipe->ino = ++last_ino;
+	pipe->ctime = current_time();
 	pipe->readers = 1;
 	pipe->writers = 1;
 	init_waitqueue_head(&pipe->rd_wait);

@@ -1,7 +1,10 @@
 /*
- * kernel/read_write.c: read, write, readv and writev on any file (Linux's
- * fs/read_write.c). What a file does with the bytes is its f_op's business:
- * read_iter/write_iter when it has them, read/write otherwise.
+ * kernel/read_write.c: read, write, readv, writev, pread64, pwrite64,
+ * lseek and sendfile on any file (Linux's fs/read_write.c). What a file
+ * does with the bytes is its f_op's business: read_iter and write_iter at
+ * a position (struct kiocb), which is the file's f_pos for read and write
+ * on a seekable file (one with llseek), the caller's own for pread64,
+ * pwrite64 and sendfile with an offset.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -10,49 +13,34 @@
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 
-/* Linux's do_loop_readv_writev, for a file without read_iter/write_iter. */
-static ssize_t do_loop_readv_writev(struct file *f, struct iov_iter *iter, bool write)
-{
-	ssize_t ret = 0;
-
-	while (iov_iter_count(iter)) {
-		char __user *base;
-		size_t len = iov_iter_piece(iter, iov_iter_count(iter), &base);
-		ssize_t nr = write ? f->f_op->write(f, base, len) : f->f_op->read(f, base, len);
-
-		if (nr < 0) {
-			if (!ret)
-				ret = nr;
-			break;
-		}
-		ret += nr;
-		if ((size_t)nr != len)
-			break;
-		iov_iter_advance(iter, nr);
-	}
-	return ret;
-}
-
-static ssize_t vfs_iter_rw(struct file *f, struct iov_iter *iter, bool write)
-{
-	if (write && f->f_op->write_iter)
-		return f->f_op->write_iter(f, iter);
-	if (!write && f->f_op->read_iter)
-		return f->f_op->read_iter(f, iter);
-	return do_loop_readv_writev(f, iter, write);
-}
+#define MAX_LFS_FILESIZE INT64_MAX
 
 static bool can_rw(const struct file *f, bool write)
 {
-	if (write)
-		return f->f_op->write || f->f_op->write_iter;
-	return f->f_op->read || f->f_op->read_iter;
+	return write ? f->f_op->write_iter != NULL : f->f_op->read_iter != NULL;
+}
+
+/* One request at *pos (NULL: a stream, which has no position). */
+static ssize_t do_iter_rw(struct file *f, struct iov_iter *iter, s64 *pos, bool write)
+{
+	struct kiocb iocb = { .ki_filp = f, .ki_pos = pos ? *pos : 0 };
+	ssize_t ret = write ? f->f_op->write_iter(&iocb, iter) : f->f_op->read_iter(&iocb, iter);
+
+	if (pos)
+		*pos = iocb.ki_pos;
+	return ret;
+}
+
+/* Where a read or write of f goes: its f_pos if it is seekable. */
+static s64 *file_ppos(struct file *f)
+{
+	return f->f_op->llseek ? &f->f_pos : NULL;
 }
 
 /* The checks of Linux's vfs_read/vfs_write, in their order, then one
- * buffer through read/write, or read_iter/write_iter when that is all the
- * file has. A count of 0 returns 0 once the fd and the mode are known good. */
-static ssize_t vfs_rw(struct file *f, char __user *buf, size_t count, bool write)
+ * buffer through read_iter/write_iter. A count of 0 returns 0 once the fd
+ * and the mode are known good. */
+static ssize_t vfs_rw(struct file *f, char __user *buf, size_t count, s64 *pos, bool write)
 {
 	struct iovec iov;
 	struct iov_iter iter;
@@ -61,20 +49,18 @@ static ssize_t vfs_rw(struct file *f, char __user *buf, size_t count, bool write
 		return -EBADF;
 	if (!can_rw(f, write))
 		return -EINVAL;
+	if (pos && *pos < 0)
+		return -EINVAL;
 	if (!count)
 		return 0;
 	if (!access_ok(buf, count))
 		return -EFAULT;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
-	if (write && f->f_op->write)
-		return f->f_op->write(f, buf, count);
-	if (!write && f->f_op->read)
-		return f->f_op->read(f, buf, count);
 	iov.iov_base = buf;
 	iov.iov_len = count;
 	iov_iter_init(&iter, &iov, 1, count);
-	return vfs_iter_rw(f, &iter, write);
+	return do_iter_rw(f, &iter, pos, write);
 }
 
 long sys_read(unsigned int fd, char __user *buf, size_t count)
@@ -84,7 +70,7 @@ long sys_read(unsigned int fd, char __user *buf, size_t count)
 
 	if (!f)
 		return -EBADF;
-	ret = vfs_rw(f, buf, count, false);
+	ret = vfs_rw(f, buf, count, file_ppos(f), false);
 	fput(f);
 	return ret;
 }
@@ -96,9 +82,37 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
 
 	if (!f)
 		return -EBADF;
-	ret = vfs_rw(f, (char __user *)buf, count, true);
+	ret = vfs_rw(f, (char __user *)buf, count, file_ppos(f), true);
 	fput(f);
 	return ret;
+}
+
+/* pread64 and pwrite64: at pos, which must be >= 0, on a seekable file. */
+static long do_prw(unsigned int fd, char __user *buf, size_t count, s64 pos, bool write)
+{
+	struct file *f = fget(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	if (pos < 0)
+		ret = -EINVAL;
+	else if (!f->f_op->llseek)
+		ret = -ESPIPE;
+	else
+		ret = vfs_rw(f, buf, count, &pos, write);
+	fput(f);
+	return ret;
+}
+
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, s64 pos)
+{
+	return do_prw(fd, buf, count, pos, false);
+}
+
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, s64 pos)
+{
+	return do_prw(fd, (char __user *)buf, count, pos, true);
 }
 
 /* fd is an unsigned long in the ABI but an unsigned int to Linux's fdget. */
@@ -122,7 +136,7 @@ static long do_readv_writev(unsigned long fd, const struct iovec __user *vec,
 	if (ret < 0)
 		goto out;
 	if (iov_iter_count(&iter))
-		ret = vfs_iter_rw(f, &iter, write);
+		ret = do_iter_rw(f, &iter, file_ppos(f), write);
 	kfree(iov);
 out:
 	fput(f);
@@ -137,4 +151,153 @@ long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long v
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
 {
 	return do_readv_writev(fd, vec, vlen, true);
+}
+
+ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = n };
+	struct iov_iter iter;
+
+	if (!f->f_op->read_iter)
+		return -EINVAL;
+	iov_iter_kvec(&iter, &kv, 1, n);
+	return do_iter_rw(f, &iter, &pos, false);
+}
+
+/* Linux's generic_file_llseek_size for a file of size bytes: SEEK_DATA
+ * and SEEK_HOLE see one extent of data, [0, size). */
+s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size)
+{
+	s64 base;
+
+	switch (whence) {
+	case SEEK_SET:
+		base = 0;
+		break;
+	case SEEK_CUR:
+		base = f->f_pos;
+		break;
+	case SEEK_END:
+		base = size;
+		break;
+	case SEEK_DATA:
+		if (offset < 0 || offset >= size)
+			return -ENXIO;
+		base = 0;
+		break;
+	case SEEK_HOLE:
+		if (offset < 0 || offset >= size)
+			return -ENXIO;
+		base = 0;
+		offset = size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (offset > MAX_LFS_FILESIZE - base || base + offset < 0)
+		return -EINVAL;
+	f->f_pos = base + offset;
+	return f->f_pos;
+}
+
+long sys_lseek(unsigned int fd, s64 offset, unsigned int whence)
+{
+	struct file *f = fget(fd);
+	s64 ret;
+
+	if (!f)
+		return -EBADF;
+	ret = f->f_op->llseek ? f->f_op->llseek(f, offset, whence) : -ESPIPE;
+	fput(f);
+	return ret;
+}
+
+#define SENDFILE_CHUNK (64 * 1024)
+
+/* Linux's do_sendfile over a kernel buffer (its splice pipe): read a chunk
+ * of in at *pos, write it to out, until count bytes, the end of in, or a
+ * short write. Returns the bytes moved, or -errno when none were. */
+static ssize_t sendfile_copy(struct file *out, struct file *in, s64 *pos, size_t count)
+{
+	char *buf = kmalloc(SENDFILE_CHUNK);
+	ssize_t done = 0;
+
+	while ((size_t)done < count) {
+		size_t want = min(count - done, (size_t)SENDFILE_CHUNK);
+		struct kvec kv = { .iov_base = buf, .iov_len = want };
+		struct iov_iter iter;
+		ssize_t r, w;
+
+		iov_iter_kvec(&iter, &kv, 1, want);
+		r = do_iter_rw(in, &iter, pos, false);
+		if (r <= 0) {
+			if (!done)
+				done = r;
+			break;
+		}
+		kv.iov_len = r;
+		iov_iter_kvec(&iter, &kv, 1, r);
+		w = do_iter_rw(out, &iter, file_ppos(out), true);
+		if (w < 0) {
+			*pos -= r;
+			if (!done)
+				done = w;
+			break;
+		}
+		done += w;
+		if (w < r) {
+			*pos -= r - w;
+			break;
+		}
+	}
+	kfree(buf);
+	return done;
+}
+
+long sys_sendfile64(int out_fd, int in_fd, s64 __user *offset, size_t count)
+{
+	struct file *in = fget(in_fd), *out = NULL;
+	s64 pos;
+	long ret;
+
+	ret = -EBADF;
+	if (!in || !file_readable(in))
+		goto out;
+	if (offset) {
+		ret = -EFAULT;
+		if (get_user(pos, offset))
+			goto out;
+		ret = -ESPIPE;
+		if (!in->f_op->llseek)
+			goto out;
+	} else {
+		pos = in->f_pos;
+	}
+	ret = -EINVAL;
+	if (pos < 0)
+		goto out;
+	count = min(count, (size_t)MAX_RW_COUNT);
+	out = fget(out_fd);
+	ret = -EBADF;
+	if (!out || !file_writable(out))
+		goto out;
+	/* Linux reads through splice_read, which pipes lack; and it refuses
+	 * an O_APPEND destination. */
+	ret = -EINVAL;
+	if (!in->f_op->llseek || !in->f_op->read_iter || !can_rw(out, true) ||
+	    (out->f_flags & O_APPEND))
+		goto out;
+	ret = count ? sendfile_copy(out, in, &pos, count) : 0;
+	if (offset) {
+		if (put_user(pos, offset))
+			ret = -EFAULT;
+	} else {
+		in->f_pos = pos;
+	}
+out:
+	if (out)
+		fput(out);
+	if (in)
+		fput(in);
+	return ret;
 }

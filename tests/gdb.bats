@@ -127,7 +127,7 @@ section() {
 	local scn=$BATS_TEST_TMPDIR/blocked.scn
 	printf 'task A\n    block USR1 TERM\n    kill self USR1\n    nanosleep 100ms\nend\n' >"$scn"
 	umk_gdb -ex 'break sys_nanosleep if $umk_current()->pid == 2' -ex run -ex umk-ps \
-		-ex 'umk-task 2' -ex kill -- "$H"/scenario "$scn"
+		-ex 'umk-task 2' -ex kill -- --rw="$BATS_TEST_TMPDIR" "$H"/scenario "$scn"
 	assert_line --regexp '^    2     2     1 running +scenario +nanosleep +USR1 +USR1,TERM +([0-9]+\*?|-)$'
 	assert_line 'signals: pending -, shared pending USR1, blocked USR1,TERM'
 }

@@ -21,10 +21,11 @@ handler runs = 1"
 	# harness/fuzz.c).
 	local n
 	n=$(awk '!/^#/ && $3 ~ /^sys_/' kernel/syscall_64.tbl | wc -l)
-	run --separate-stderr timeout 60 $UMK $H/fuzz -s 1 -w 8 -n 400 </dev/null
+	run --separate-stderr timeout 60 sh harness/fuzz-umk.sh $UMK $H/fuzz -s 1 -w 8 -n 400
 	echo "$stderr"
 	assert_success
 	assert_line --index 0 "fuzz: seed 1, 400 calls per worker, $n calls in the table"
+	assert_line --regexp "^fuzz: [1-9][0-9]* addresses in umk's own memory$"
 	assert_line --regexp '^fuzz: 8 workers, [0-9]+ exited, [0-9]+ killed by a signal$'
 	assert_line --regexp "^fuzz: [0-9]+ calls in .*: $((n - 7)) of $n calls made, "
 	assert_line 'fuzz: 0 failures'

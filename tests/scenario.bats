@@ -6,11 +6,13 @@
 load helper
 
 # scenario_text NAME TEXT: write TEXT to a script NAME.scn and run it
-# natively and under umk; both must exit 0 with the same stdout.
+# natively and under umk; both must exit 0 with the same stdout. The script
+# is in the host's /tmp, which umk shows only with --rw (its own /tmp is
+# tmpfs).
 scenario_text() {
 	SCN=$BATS_TEST_TMPDIR/$1.scn
 	printf '%s\n' "$2" >"$SCN"
-	same_as_native $H/scenario "$SCN"
+	same_as_native --rw="$BATS_TEST_TMPDIR" $H/scenario "$SCN"
 }
 
 @test "a missing script is one line on stderr naming it, with status 2" {

@@ -35,6 +35,8 @@ static const char *const errno_names[] = {
 	[ENODEV] = "ENODEV", [ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR", [EINVAL] = "EINVAL",
 	[EMFILE] = "EMFILE", [ENOTTY] = "ENOTTY", [ESPIPE] = "ESPIPE", [EROFS] = "EROFS", [EPIPE] = "EPIPE",
 	[ERANGE] = "ERANGE", [ENOSYS] = "ENOSYS", [ETIMEDOUT] = "ETIMEDOUT",
+	[ENOTEMPTY] = "ENOTEMPTY", [ELOOP] = "ELOOP", [ENAMETOOLONG] = "ENAMETOOLONG",
+	[EXDEV] = "EXDEV", [ENOSPC] = "ENOSPC", [EFBIG] = "EFBIG", [EOPNOTSUPP] = "EOPNOTSUPP",
 };
 
 const char *errno_name(int e)

@@ -99,6 +99,27 @@ unsigned long arch_vdso_map(void **data);
 /* ---- arch/file.c: host files, the console ---- */
 
 int os_open_read(const char *path);	/* fd or -errno */
+/* Host files by path, for kernel/hostfs.c: open(2), with O_CLOEXEC and
+ * O_NOCTTY added, and the calls on names. Each returns 0 (or an fd, a
+ * length) or -errno. times is two struct timespec (utimensat). */
+int os_open(const char *path, int flags, int mode);
+int os_lstat(const char *path, void *statbuf);	/* a 144-byte Linux struct stat */
+int os_readlink(const char *path, char *buf, size_t n);
+ssize_t os_getdents64(int fd, void *buf, size_t n);
+s64 os_lseek(int fd, s64 off, int whence);
+int os_mkdir(const char *path, int mode);
+int os_rmdir(const char *path);
+int os_unlink(const char *path);
+int os_rename(const char *oldpath, const char *newpath, unsigned int flags);
+int os_symlink(const char *target, const char *path);
+int os_link(const char *oldpath, const char *newpath);
+int os_chmod(const char *path, int mode);
+int os_truncate(const char *path, u64 len);
+int os_utimens(const char *path, const void *times);
+int os_fsync(int fd);
+/* What the host calls its fd (readlink of /proc/self/fd/N): "/dev/pts/0",
+ * "pipe:[1234]", a path. */
+int os_fd_name(int fd, char *buf, size_t n);
 ssize_t os_pread(int fd, void *buf, size_t n, u64 off);
 ssize_t os_read(int fd, void *buf, size_t n);
 ssize_t os_write(int fd, const void *buf, size_t n);

@@ -21,9 +21,14 @@ void irq_replay(void);
  * hands it over whole to start_kernel(), as a boot loader hands Linux its
  * boot parameters. */
 #define BOOT_MAX_TRACE_SINKS 3
+#define BOOT_MAX_RW_DIRS 8
 struct boot_options {
 	char **argv;			/* pid 1's: argv[0] is the program */
 	char **envp;
+	const char *cwd;		/* umk's host working directory: pid 1's */
+	int nr_rw_dirs;			/* --rw DIR: host directories, absolute,
+					 * writable inside umk at the same path */
+	const char *rw_dirs[BOOT_MAX_RW_DIRS];
 	bool clock_virtual;		/* --clock=virtual */
 	int nr_trace_sinks;		/* where events are written as they happen */
 	struct {

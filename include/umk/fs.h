@@ -1,17 +1,26 @@
-/* Open files and descriptor tables (include/linux/fs.h, fdtable.h).
- * umk has three kinds of file: the console (a host fd umk inherited: 0, 1
- * and 2; kernel/console.c), pipes (kernel/pipe.c) and host files opened
- * read-only (kernel/hostfs.c). The code that does not care which is split
- * as Linux's: file_table.c, file.c, read_write.c, iov_iter.c, fcntl.c,
- * ioctl.c. */
+/* Files and file systems (include/linux/fs.h, dcache.h, mount.h, namei.h,
+ * fs_struct.h, fdtable.h). docs/design.md, "Files and file systems".
+ *
+ * An open file (struct file) is the console (a host fd umk inherited: 0, 1
+ * and 2; kernel/console.c), a pipe (kernel/pipe.c), or a file reached by a
+ * path: then it holds the path (mount and dentry) and the inode, which
+ * belongs to one of umk's file systems: hostfs (the host's files,
+ * kernel/hostfs.c), tmpfs (kernel/tmpfs.c), the device nodes
+ * (kernel/devices.c) or proc (kernel/proc.c). Names are resolved by
+ * kernel/namei.c over the dentries of kernel/dcache.c and the mounts of
+ * kernel/namespace.c. The code that does not care which kind of file it
+ * has is split as Linux's: file_table.c, file.c, open.c, read_write.c,
+ * readdir.c, stat.c, iov_iter.c, fcntl.c, ioctl.c. */
 #ifndef UMK_FS_H
 #define UMK_FS_H
 
+#include <umk/list.h>
 #include <umk/sched.h>
 #include <umk/types.h>
 #include <umk/uapi/fcntl.h>
 #include <umk/uapi/fs.h>
 #include <umk/uapi/ioctls.h>
+#include <umk/uapi/limits.h>
 #include <umk/uapi/poll.h>
 #include <umk/uapi/stat.h>
 
@@ -30,15 +39,26 @@ struct iovec {
 	void __user *iov_base;
 	size_t iov_len;
 };
+/* The same over kernel memory (Linux's struct kvec). */
+struct kvec {
+	void *iov_base;
+	size_t iov_len;
+};
 
 #define UIO_MAXIOV 1024
 #define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_SIZE - 1))	/* INT_MAX & PAGE_MASK */
 
-/* A position in a list of user buffers (include/linux/uio.h): what a
- * read_iter fills or a write_iter drains. iov points into a kernel copy of
- * the user's iovec array; the buffers themselves are user memory. */
+/* A position in a list of buffers (include/linux/uio.h): what a read_iter
+ * fills or a write_iter drains. Either user buffers (ITER_IOVEC: iov points
+ * into a kernel copy of the user's iovec array; the buffers themselves are
+ * user memory) or kernel ones (ITER_KVEC: sendfile's bounce buffer,
+ * read_kernel). */
+enum iter_type { ITER_IOVEC, ITER_KVEC };
+
 struct iov_iter {
-	const struct iovec *iov;	/* current segment */
+	enum iter_type iter_type;
+	const struct iovec *iov;	/* current segment (a struct kvec for
+					 * ITER_KVEC: the same layout) */
 	unsigned long nr_segs;		/* segments left, *iov included */
 	size_t iov_offset;		/* bytes already done in *iov */
 	size_t count;			/* bytes left in all segments */
@@ -50,6 +70,8 @@ static inline size_t iov_iter_count(const struct iov_iter *i)
 }
 
 void iov_iter_init(struct iov_iter *i, const struct iovec *iov, unsigned long nr_segs,
+		   size_t count);
+void iov_iter_kvec(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
 		   size_t count);
 /* Copy to (from) the user buffers and advance. Returns the bytes copied,
  * short only when a user page faults. */
@@ -64,29 +86,82 @@ long import_iovec(const struct iovec __user *uvec, unsigned long nr_segs,
 		  struct iovec **iovp, struct iov_iter *iter);
 size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i);
 
+
 struct file;
-struct stat;
+struct inode;
+struct dentry;
+struct dir_context;
+struct hostmem;
+struct super_block;
+struct vfsmount;
+
+typedef unsigned short umode_t;
+typedef u64 dev_t;
+
+/* struct stat as x86-64 Linux lays it out (144 bytes): also the kernel's
+ * own record of a file's attributes (Linux's struct kstat), which stat,
+ * fstat and statx copy out. */
+struct stat {
+	unsigned long st_dev, st_ino, st_nlink;
+	unsigned int st_mode, st_uid, st_gid, __pad0;
+	unsigned long st_rdev;
+	long st_size, st_blksize, st_blocks;
+	unsigned long st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+	long __unused[3];
+};
+
+/* Linux's device numbers (include/linux/kdev_t.h): major 12 bits, minor 20
+ * inside the kernel; new_encode_dev is what stat reports. */
+#define MINORBITS 20
+#define MKDEV(ma, mi) (((dev_t)(ma) << MINORBITS) | (mi))
+#define MAJOR(dev) ((unsigned int)((dev) >> MINORBITS))
+#define MINOR(dev) ((unsigned int)((dev) & ((1U << MINORBITS) - 1)))
+static inline unsigned long new_encode_dev(dev_t dev)
+{
+	unsigned int major = MAJOR(dev), minor = MINOR(dev);
+
+	return (minor & 0xff) | (major << 8) | ((u64)(minor & ~0xffU) << 12);
+}
+
+struct timespec64 {
+	s64 tv_sec;
+	long tv_nsec;
+};
+struct timespec64 current_time(void);	/* CLOCK_REALTIME, for inode times */
+
+/* An I/O request's file and position (include/linux/fs.h): read_iter and
+ * write_iter move the bytes at ki_pos and advance it; the caller decides
+ * whether that was the file's f_pos (read, write) or a position of its own
+ * (pread64, pwrite64, sendfile with an offset). */
+struct kiocb {
+	struct file *ki_filp;
+	s64 ki_pos;
+};
 
 /* Each op returns bytes or -Exxx. A read or write that must wait sleeps
  * interruptibly and returns -ERESTARTSYS when a signal comes first (or
- * the bytes already moved, if any), as Linux's pipe code does. A file has
- * read or read_iter (or neither: -EINVAL), write or write_iter likewise;
- * call them through sys_read/sys_write, which check the fd's mode first. */
+ * the bytes already moved, if any), as Linux's pipe code does. A file
+ * without read_iter (write_iter) cannot be read (written): -EINVAL. Call
+ * them through sys_read/sys_write, which check the fd's mode first. */
 struct file_operations {
-	const char *name;		/* "console", "pipe", "hostfs" (for the trace) */
-	ssize_t (*read)(struct file *f, char __user *buf, size_t n);
-	ssize_t (*write)(struct file *f, const char __user *buf, size_t n);
-	/* The same over a list of buffers, for readv/writev (Linux's read_iter/
-	 * write_iter): one call, so a pipe write of up to PIPE_BUF bytes stays
-	 * atomic and a read never sleeps once it has data. Optional: without
-	 * them sys_readv/sys_writev call read/write per buffer. */
-	ssize_t (*read_iter)(struct file *f, struct iov_iter *to);
-	ssize_t (*write_iter)(struct file *f, struct iov_iter *from);
+	const char *name;		/* "console", "pipe", "tmpfs"... (for the trace) */
+	/* Called by dentry_open once f is set up (f_path, f_inode, f_flags):
+	 * 0 or -errno, which fails the open. Optional. */
+	int (*open)(struct inode *inode, struct file *f);
+	/* One call over a list of buffers, so a pipe write of up to PIPE_BUF
+	 * bytes stays atomic and a read never sleeps once it has data. */
+	ssize_t (*read_iter)(struct kiocb *iocb, struct iov_iter *to);
+	ssize_t (*write_iter)(struct kiocb *iocb, struct iov_iter *from);
 	/* Ready events now; if wq is not NULL, also the queue to wait on. */
 	unsigned int (*poll)(struct file *f, struct wait_queue_head **wq);
 	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg);
-	/* Optional: a file without llseek is not seekable (-ESPIPE). */
+	/* Optional: a file without llseek is not seekable (-ESPIPE from lseek,
+	 * pread64, pwrite64). */
 	s64 (*llseek)(struct file *f, s64 offset, int whence);
+	/* A directory's entries from f_pos on (readdir.c's dir_context). */
+	int (*iterate)(struct file *f, struct dir_context *ctx);
+	int (*fsync)(struct file *f);
+	/* fstat of a file without an inode (console, pipe). */
 	int (*fstat)(struct file *f, struct stat *st);
 	void (*release)(struct file *f);
 	/* mmap of the file (kernel/mm.c). Both optional; a file with neither
@@ -100,20 +175,145 @@ struct file_operations {
 	ssize_t (*read_kernel)(struct file *f, void *buf, size_t n, s64 off);
 };
 
-/* struct stat as x86-64 Linux lays it out (144 bytes). */
-struct stat {
-	unsigned long st_dev, st_ino, st_nlink;
-	unsigned int st_mode, st_uid, st_gid, __pad0;
-	unsigned long st_rdev;
-	long st_size, st_blksize, st_blocks;
-	unsigned long st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
-	long __unused[3];
+/* What getdents64 hands a directory's iterate (include/linux/fs.h): call
+ * dir_emit for each entry from ctx->pos on, advancing ctx->pos past each
+ * one that was taken; stop when dir_emit returns false (the buffer is
+ * full). */
+struct dir_context {
+	bool (*actor)(struct dir_context *ctx, const char *name, int len, s64 next_pos,
+		      u64 ino, unsigned int d_type);
+	s64 pos;
+};
+static inline bool dir_emit(struct dir_context *ctx, const char *name, int len, u64 ino,
+			    unsigned int d_type, s64 next_pos)
+{
+	return ctx->actor(ctx, name, len, next_pos, ino, d_type);
+}
+
+/* A change of attributes (include/linux/fs.h): the ATTR_* bits say which. */
+#define ATTR_MODE (1 << 0)
+#define ATTR_SIZE (1 << 3)
+#define ATTR_ATIME (1 << 4)
+#define ATTR_MTIME (1 << 5)
+#define ATTR_CTIME (1 << 6)
+struct iattr {
+	unsigned int ia_valid;
+	umode_t ia_mode;
+	s64 ia_size;
+	struct timespec64 ia_atime, ia_mtime, ia_ctime;
+};
+
+/* A directory's operations on its entries (include/linux/fs.h). dir is the
+ * parent's inode, dentry the entry: negative (d_inode NULL) for lookup and
+ * the calls that create, positive for the others. Each returns 0 or
+ * -errno; the VFS has already checked what does not depend on the file
+ * system (the name exists or not, its type, a read-only mount). */
+struct inode_operations {
+	/* Find dentry->d_name in dir: d_instantiate it, or -ENOENT. */
+	int (*lookup)(struct inode *dir, struct dentry *dentry);
+	/* A symlink's target, into buf (PATH_MAX bytes): its length or -errno. */
+	int (*readlink)(struct dentry *dentry, char *buf);
+	/* Fill st (optional: generic_fillattr from the inode otherwise). */
+	int (*getattr)(struct dentry *dentry, struct stat *st);
+	int (*setattr)(struct dentry *dentry, struct iattr *attr);
+	int (*create)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	int (*mkdir)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
+	int (*link)(struct dentry *old, struct inode *dir, struct dentry *dentry);
+	int (*unlink)(struct inode *dir, struct dentry *dentry);
+	int (*rmdir)(struct inode *dir, struct dentry *dentry);
+	/* The VFS has checked the types and made new_dentry negative unless it
+	 * is to be replaced; the file system moves the entry, then the VFS
+	 * moves the dentry (d_move). flags: 0 or RENAME_NOREPLACE. */
+	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+		      struct dentry *new_dentry, unsigned int flags);
+};
+
+/* A file (include/linux/fs.h), as one file system knows it. Counted:
+ * each dentry that names it holds a reference (i_count); the file
+ * system's own data goes at the last iput (super_block's evict_inode). */
+struct inode {
+	int i_count;
+	unsigned long i_ino;
+	umode_t i_mode;
+	unsigned int i_nlink;
+	dev_t i_rdev;			/* a device node's device */
+	s64 i_size;
+	struct timespec64 i_atime, i_mtime, i_ctime;
+	const struct inode_operations *i_op;
+	const struct file_operations *i_fop;	/* what dentry_open gives a file */
+	struct super_block *i_sb;
+	/* Per file system: */
+	struct hostmem *i_mem;		/* tmpfs: a regular file's pages */
+	char *i_link;			/* tmpfs: a symlink's target */
+	s64 i_dir_offset;		/* tmpfs: a directory's next d_offset */
+	void *i_private;		/* hostfs, proc: their own */
+};
+
+/* A name in a directory (include/linux/dcache.h). A dentry holds a
+ * reference to its parent and to its inode (NULL: a name being created).
+ * The dentries in use form a tree under each super_block's root; a hashed
+ * dentry is on its parent's d_subdirs list, where lookups find it. tmpfs
+ * keeps each of its dentries there for as long as the name exists (an
+ * extra reference, as Linux's d_make_persistent); the other file systems
+ * keep one only while it is used (a cwd, an open file, a mount point, a
+ * child's parent). */
+struct dentry {
+	int d_count;
+	char d_name[NAME_MAX + 1];
+	struct dentry *d_parent;	/* itself for a root */
+	struct inode *d_inode;
+	struct super_block *d_sb;
+	struct list_head d_child;	/* in d_parent->d_subdirs, while hashed */
+	struct list_head d_subdirs;	/* children, oldest first */
+	bool d_hashed;			/* found by lookups (d_lookup) */
+	int d_mounted;			/* mounts on this dentry */
+	s64 d_offset;			/* tmpfs: its position for readdir */
+};
+
+#define SB_RDONLY 1
+/* A mounted file system (include/linux/fs.h). */
+struct super_block {
+	dev_t s_dev;
+	const char *s_type;		/* "hostfs", "tmpfs", "devtmpfs", "proc" */
+	unsigned long s_flags;		/* SB_RDONLY */
+	struct dentry *s_root;
+	unsigned long s_next_ino;	/* tmpfs, devtmpfs: the next i_ino */
+	void (*evict_inode)(struct inode *inode);	/* optional: the last iput */
+	void *s_fs_info;		/* hostfs: the host directory it shows */
+};
+
+/* A mount (include/linux/mount.h): sb's root seen at mnt_mountpoint of
+ * mnt_parent. The root mount is its own parent. */
+struct vfsmount {
+	struct list_head mnt_list;	/* every mount, in mount order */
+	struct vfsmount *mnt_parent;
+	struct dentry *mnt_mountpoint;
+	struct dentry *mnt_root;
+	struct super_block *mnt_sb;
+};
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+
+/* A process's root, working directory and umask (include/linux/
+ * fs_struct.h): shared by tasks cloned with CLONE_FS, copied for the
+ * others (copy_fs), dropped at exit (exit_fs). */
+struct fs_struct {
+	int users;
+	int umask;
+	struct path root, pwd;
 };
 
 struct file {
 	const struct file_operations *f_op;
 	int f_count;
-	unsigned int f_flags;		/* O_ACCMODE bits, O_NONBLOCK, O_APPEND */
+	unsigned int f_flags;		/* O_ACCMODE bits, O_NONBLOCK, O_APPEND... */
+	s64 f_pos;			/* seekable files */
+	struct path f_path;		/* NULL for the console and pipes */
+	struct inode *f_inode;
 	void *private_data;
 };
 
@@ -135,19 +335,20 @@ static inline struct file *get_file(struct file *f)	/* +1 reference */
 	return f;
 }
 
-/* FMODE_READ / FMODE_WRITE, from the access mode as Linux derives them. */
+/* FMODE_READ / FMODE_WRITE, from the access mode as Linux derives them
+ * (an O_PATH file has neither). */
 static inline bool file_readable(const struct file *f)
 {
 	unsigned int acc = f->f_flags & O_ACCMODE;
 
-	return acc == O_RDONLY || acc == O_RDWR;
+	return !(f->f_flags & O_PATH) && (acc == O_RDONLY || acc == O_RDWR);
 }
 
 static inline bool file_writable(const struct file *f)
 {
 	unsigned int acc = f->f_flags & O_ACCMODE;
 
-	return acc == O_WRONLY || acc == O_RDWR;
+	return !(f->f_flags & O_PATH) && (acc == O_WRONLY || acc == O_RDWR);
 }
 
 /* kernel/file.c */
@@ -170,7 +371,159 @@ void do_close_on_exec(struct files_struct *files);
  * fd is not open. */
 struct file *console_file(int hostfd);
 void console_interrupt(void);	/* IRQ_CONSOLE: input arrived */
+/* Make f (/dev/tty, /dev/console) a console file over the host's terminal,
+ * the first of fds 0, 1, 2 that is one: 0, or -ENXIO when none is. */
+int console_open(struct file *f);
+/* The host fd behind a console file. */
+int console_hostfd(const struct file *f);
+bool is_console_file(const struct file *f);
 /* IRQ_HOSTSIG: umk was sent the signals in sigs (bit sig - 1). */
 void host_signals_interrupt(unsigned long sigs);
+
+
+/* kernel/file_table.c: a file reached by path, with a reference to it
+ * (dentry_open in kernel/open.c calls f_op->open next). */
+struct file *alloc_file_path(const struct path *path, unsigned int flags);
+
+/* kernel/dcache.c: dentries. */
+struct dentry *d_alloc(struct dentry *parent, const char *name);	/* negative, unhashed */
+struct dentry *d_alloc_root(struct super_block *sb, struct inode *inode);
+static inline struct dentry *dget(struct dentry *d)
+{
+	d->d_count++;
+	return d;
+}
+void dput(struct dentry *d);
+void d_instantiate(struct dentry *d, struct inode *inode);	/* takes the caller's inode ref */
+void d_rehash(struct dentry *d);	/* put d on its parent's list */
+void d_drop(struct dentry *d);		/* take it off: lookups no longer find it */
+struct dentry *d_lookup(struct dentry *parent, const char *name);	/* +1 reference */
+/* Rename d to name under new_parent (rename's last step). */
+void d_move(struct dentry *d, struct dentry *new_parent, const char *name);
+bool d_unlinked(struct dentry *d);	/* no longer reachable by its name */
+/* The path of p from the process's root into buf (of n bytes): its start
+ * inside buf, or NULL with *err set (-ENAMETOOLONG). A path that was
+ * unlinked gets " (deleted)" after it, as Linux's d_path. */
+char *d_path(const struct path *p, char *buf, int n, int *err);
+/* Mounts are never undone, so a path's reference is its dentry's. */
+static inline void path_get(const struct path *p)
+{
+	dget(p->dentry);
+}
+static inline void path_put(const struct path *p)
+{
+	dput(p->dentry);
+}
+
+/* kernel/inode.c: inodes. */
+struct inode *new_inode(struct super_block *sb);	/* one reference, zeroed */
+static inline struct inode *ihold(struct inode *inode)
+{
+	inode->i_count++;
+	return inode;
+}
+void iput(struct inode *inode);
+/* Change attributes (chmod, truncate, utimensat): the file system's
+ * setattr, or the inode's fields for one without (Linux's notify_change,
+ * simple_setattr). The caller has checked the mount is writable. */
+int notify_change(struct dentry *dentry, struct iattr *attr);
+void setattr_copy(struct inode *inode, const struct iattr *attr);	/* all but the size */
+/* stat's view of an inode's fields (Linux's generic_fillattr). */
+void generic_fillattr(struct inode *inode, struct stat *st);
+/* Is [0, size) a size the current process may give a file? Past
+ * RLIMIT_FSIZE: SIGXFSZ and -EFBIG (Linux's inode_newsize_ok). */
+int inode_newsize_ok(s64 size);
+
+/* kernel/namespace.c: the mounts. */
+extern struct vfsmount *root_mnt;
+struct super_block *alloc_super(const char *type, unsigned long flags);
+/* Mount node, a dentry of sb (its root, or one device node), over the
+ * absolute path dir, when dir exists. */
+void mount_node(struct super_block *sb, struct dentry *node, const char *dir);
+/* If path is a mount point, move it to the root of what is mounted there
+ * (the last mount on it), and so on: Linux's follow_mount. */
+void follow_mount(struct path *path);
+/* The mount on (mnt, dentry), or NULL. */
+struct vfsmount *lookup_mnt(struct vfsmount *mnt, struct dentry *dentry);
+static inline bool mnt_is_readonly(const struct vfsmount *mnt)
+{
+	return mnt->mnt_sb->s_flags & SB_RDONLY;
+}
+/* Boot: the mounts of docs/design.md ("Files and file systems"): the
+ * host's / read-only, each rw_dirs[i] of --rw writable, /tmp and /dev/shm
+ * as tmpfs, the device nodes, /proc; then pid 1's fs_struct, in cwd (the
+ * host's working directory) if it can be reached. */
+void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd);
+
+/* kernel/namei.c: path resolution. */
+#define LOOKUP_FOLLOW 0x0001		/* follow a symlink at the end */
+#define LOOKUP_DIRECTORY 0x0002		/* the end must be a directory */
+#define LOOKUP_EMPTY 0x4000		/* "" names dfd itself (AT_EMPTY_PATH) */
+/* Resolve name (a kernel string) from dfd (AT_FDCWD: the cwd) into *path,
+ * with a reference: 0 or -errno. */
+int kern_path_at(int dfd, const char *name, unsigned int flags, struct path *path);
+/* The same from a user string (strncpy_from_user first). */
+int user_path_at(int dfd, const char __user *name, unsigned int flags, struct path *path);
+/* Copy a user path into a new PATH_MAX buffer (kfree it): 0, -EFAULT,
+ * -ENAMETOOLONG, or -ENOENT for "" unless empty_ok. */
+int getname(const char __user *name, char **out, bool empty_ok);
+/* A name's last component (Linux's qstr and LAST_* of the nameidata):
+ * whether the name ended in a plain component, ".", ".." or was "/", and
+ * whether slashes followed it ("dir/"). */
+enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
+struct last_component {
+	enum last_type type;
+	bool slash;
+	char name[NAME_MAX + 1];
+};
+/* Resolve name up to its last component: *parent (a reference) and last. */
+int path_parentat(int dfd, const char *name, struct path *parent, struct last_component *last);
+/* The negative or positive dentry for name in dir (+1 reference). */
+int lookup_one(struct path *dir, const char *name, struct dentry **res);
+/* Linux's may_open/inode_permission as root: 0, -EACCES, -EROFS. */
+int inode_permission(const struct path *path, int mask);
+#define MAY_EXEC 0x1
+#define MAY_WRITE 0x2
+#define MAY_READ 0x4
+
+/* kernel/open.c */
+/* Open path (a reference of its own is taken) with open(2)'s flags. */
+struct file *dentry_open(const struct path *path, unsigned int flags, int *err);
+/* open(2) of a kernel path, relative to the current task's cwd, for the
+ * kernel itself (exec): the file, or NULL with *err = -errno. */
+struct file *filp_open(const char *path, int flags, umode_t mode, int *err);
+int vfs_truncate(const struct path *path, s64 length);
+
+/* kernel/stat.c */
+int vfs_getattr(const struct path *path, struct stat *st);
+int vfs_fstat(struct file *f, struct stat *st);	/* 0 or -errno */
+
+/* kernel/read_write.c */
+s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size);
+/* read_iter of f at pos into the kernel buffer buf: bytes or -errno
+ * (the read_kernel of files that have read_iter). */
+ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos);
+
+/* kernel/fs_struct.c */
+struct fs_struct *copy_fs_struct(struct fs_struct *old);
+/* copy_process: share current's fs_struct (CLONE_FS) or copy it. */
+void copy_fs(unsigned long clone_flags, struct task_struct *p);
+void exit_fs(struct task_struct *tsk);		/* do_exit */
+void set_fs_pwd(struct fs_struct *fs, const struct path *path);
+
+/* kernel/tmpfs.c */
+struct super_block *tmpfs_fill_super(void);
+/* kernel/hostfs.c: the host directory dir, read-only or not. */
+struct super_block *hostfs_fill_super(const char *dir, bool rdonly);
+/* kernel/devices.c: mount each device node over the host's /dev/NAME. */
+void devices_mount(void);
+/* kernel/proc.c */
+struct super_block *proc_fill_super(void);
+/* The name /proc/PID/fd shows for f: a path, "pipe:[N]", "/dev/pts/N". */
+void file_path_name(struct file *f, char *buf, size_t n);
+
+/* kernel/pipe.c: the inode number of the pipe behind f (for fstat and
+ * /proc/PID/fd). */
+unsigned long pipe_ino(struct file *f);
 
 #endif

@@ -127,6 +127,7 @@ struct signal_struct {
 
 struct mm_struct;
 struct files_struct;
+struct fs_struct;
 struct arch_context;
 struct completion;
 
@@ -150,6 +151,7 @@ struct task_struct {
 
 	struct mm_struct *mm;
 	struct files_struct *files;
+	struct fs_struct *fs;		/* root, cwd, umask (kernel/fs_struct.c) */
 	struct signal_struct *signal;
 	struct sighand_struct *sighand;
 	sigset_t blocked;		/* the signal mask */

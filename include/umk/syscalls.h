@@ -18,7 +18,8 @@ struct pollfd;
 struct rusage;
 struct new_utsname;
 
-/* kernel/fs.c, kernel/pipe.c */
+/* kernel/read_write.c, kernel/file.c, kernel/pipe.c, kernel/ioctl.c,
+ * kernel/fcntl.c */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
 long sys_write(unsigned int fd, const char __user *buf, size_t count);
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
@@ -32,12 +33,62 @@ long sys_pipe2(int __user *fildes, int flags);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 
-/* kernel/hostfs.c */
-struct stat;
-long sys_open(const char __user *filename, int flags, unsigned int mode);
-long sys_openat(int dfd, const char __user *filename, int flags, unsigned int mode);
 long sys_lseek(unsigned int fd, s64 offset, unsigned int whence);
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, s64 pos);
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, s64 pos);
+long sys_sendfile64(int out_fd, int in_fd, s64 __user *offset, size_t count);
+
+/* kernel/open.c */
+long sys_open(const char __user *filename, int flags, unsigned short mode);
+long sys_openat(int dfd, const char __user *filename, int flags, unsigned short mode);
+long sys_creat(const char __user *pathname, unsigned short mode);
+long sys_access(const char __user *filename, int mode);
+long sys_faccessat(int dfd, const char __user *filename, int mode);
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags);
+long sys_chdir(const char __user *filename);
+long sys_fchdir(unsigned int fd);
+long sys_chmod(const char __user *filename, unsigned short mode);
+long sys_fchmod(unsigned int fd, unsigned short mode);
+long sys_fchmodat(int dfd, const char __user *filename, unsigned short mode);
+long sys_truncate(const char __user *path, long length);
+long sys_ftruncate(unsigned int fd, long length);
+long sys_utimensat(int dfd, const char __user *filename,
+		   const struct __kernel_timespec __user *utimes, int flags);
+long sys_fsync(unsigned int fd);
+long sys_fdatasync(unsigned int fd);
+
+/* kernel/stat.c, kernel/readdir.c, kernel/dcache.c, kernel/fs_struct.c */
+struct stat;
+struct statx;
+struct linux_dirent64;
+long sys_stat(const char __user *filename, struct stat __user *statbuf);
+long sys_lstat(const char __user *filename, struct stat __user *statbuf);
 long sys_fstat(unsigned int fd, struct stat __user *statbuf);
+long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
+	       struct statx __user *buffer);
+long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent, unsigned int count);
+long sys_getcwd(char __user *buf, unsigned long size);
+long sys_umask(int mask);
+
+/* kernel/namei.c */
+long sys_mkdir(const char __user *pathname, unsigned short mode);
+long sys_mkdirat(int dfd, const char __user *pathname, unsigned short mode);
+long sys_rmdir(const char __user *pathname);
+long sys_unlink(const char __user *pathname);
+long sys_unlinkat(int dfd, const char __user *pathname, int flag);
+long sys_symlink(const char __user *oldname, const char __user *newname);
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname);
+long sys_link(const char __user *oldname, const char __user *newname);
+long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		int flags);
+long sys_rename(const char __user *oldname, const char __user *newname);
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+		  const char __user *newname);
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+		   const char __user *newname, unsigned int flags);
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
 
 /* kernel/mm.c, kernel/exec.c */
 long sys_brk(unsigned long brk);

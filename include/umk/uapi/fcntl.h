@@ -10,13 +10,19 @@
 #define O_RDWR 00000002
 #define O_CREAT 00000100
 #define O_EXCL 00000200
+#define O_NOCTTY 00000400
 #define O_TRUNC 00001000
 #define O_APPEND 00002000
 #define O_NONBLOCK 00004000
+#define O_DSYNC 00010000
 #define O_DIRECT 00040000
+#define O_LARGEFILE 00100000
 #define O_DIRECTORY 00200000
 #define O_NOFOLLOW 00400000
+#define O_NOATIME 01000000
 #define O_CLOEXEC 02000000
+#define O_PATH 010000000
+#define __O_TMPFILE 020000000
 
 #define F_DUPFD 0
 #define F_GETFD 1
@@ -27,5 +33,11 @@
 #define FD_CLOEXEC 1
 
 #define AT_FDCWD -100
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EACCESS 0x200		/* faccessat */
+#define AT_REMOVEDIR 0x200		/* unlinkat */
+#define AT_SYMLINK_FOLLOW 0x400
+#define AT_NO_AUTOMOUNT 0x800
+#define AT_EMPTY_PATH 0x1000
 
 #endif

@@ -1,0 +1,698 @@
+/*
+ * kernel/namei.c: path resolution and the calls that change names
+ * (Linux's fs/namei.c): mkdir, rmdir, unlink, rename, symlink, link and
+ * readlink, in their *at forms.
+ *
+ * A walk keeps a path (mount and dentry) and moves it one component at a
+ * time: "." stays, ".." goes up (across a mount to its mount point, never
+ * above the process's root), a name goes down through lookup_one (the
+ * dentries in use first, then the file system) and then into whatever is
+ * mounted there (follow_mount). A symlink met on the way, or at the end
+ * when the caller follows it, is walked from its directory, at most
+ * MAXSYMLINKS (40) times per resolution (ELOOP).
+ *
+ * The checks each call makes, and their order, are Linux's, so that each
+ * bad name gets the errno Linux gives: a read-only mount is EROFS, but only
+ * after EEXIST for a name that exists (mkdir, symlink, link); unlink and
+ * rmdir say EROFS before looking. Every task is root (docs/design.md):
+ * read and write are always permitted, execute needs an x bit.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/uaccess.h>
+
+#define MAXSYMLINKS 40
+
+struct nameidata {
+	struct path path;		/* where the walk is (a reference) */
+	struct path root;		/* the process's root (no reference) */
+	int total_link_count;
+};
+
+int getname(const char __user *name, char **out, bool empty_ok)
+{
+	char *buf = kmalloc(PATH_MAX);
+	long len = strncpy_from_user(buf, name, PATH_MAX);
+
+	if (len >= 0 && !len && !empty_ok)
+		len = -ENOENT;
+	if (len < 0) {
+		kfree(buf);
+		return len;
+	}
+	*out = buf;
+	return 0;
+}
+
+int inode_permission(const struct path *path, int mask)
+{
+	umode_t mode = path->dentry->d_inode->i_mode;
+
+	if ((mask & MAY_WRITE) && mnt_is_readonly(path->mnt) &&
+	    (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)))
+		return -EROFS;
+	/* root (CAP_DAC_OVERRIDE): execute needs one x bit, or a directory */
+	if ((mask & MAY_EXEC) && !S_ISDIR(mode) && !(mode & S_IXUGO))
+		return -EACCES;
+	return 0;
+}
+
+int lookup_one(struct path *dir, const char *name, struct dentry **res)
+{
+	struct inode *inode = dir->dentry->d_inode;
+	struct dentry *d;
+	int err;
+
+	if (d_unlinked(dir->dentry))
+		return -ENOENT;		/* a removed directory (IS_DEADDIR) */
+	d = d_lookup(dir->dentry, name);
+	if (d) {
+		*res = d;
+		return 0;
+	}
+	d = d_alloc(dir->dentry, name);
+	err = inode->i_op && inode->i_op->lookup ? inode->i_op->lookup(inode, d) : -ENOENT;
+	if (err && err != -ENOENT) {
+		dput(d);
+		return err;
+	}
+	if (!err)
+		d_rehash(d);
+	*res = d;		/* negative when -ENOENT */
+	return 0;
+}
+
+/* Where a walk starts: the root for an absolute name, else dfd (a
+ * directory) or the cwd. */
+static int path_init(struct nameidata *nd, int dfd, const char *name)
+{
+	struct fs_struct *fs = current->fs;
+	struct file *f;
+
+	nd->root = fs->root;
+	nd->total_link_count = 0;
+	if (name[0] == '/' || dfd == AT_FDCWD) {
+		nd->path = name[0] == '/' ? fs->root : fs->pwd;
+		path_get(&nd->path);
+		return 0;
+	}
+	f = fget(dfd);
+	if (!f)
+		return -EBADF;
+	if (!f->f_path.dentry) {
+		fput(f);
+		return -ENOTDIR;	/* a pipe or the console */
+	}
+	nd->path = f->f_path;
+	path_get(&nd->path);
+	fput(f);
+	if (*name && !S_ISDIR(nd->path.dentry->d_inode->i_mode)) {
+		path_put(&nd->path);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+static void follow_dotdot(struct nameidata *nd)
+{
+	struct path *p = &nd->path;
+
+	for (;;) {
+		struct dentry *old = p->dentry;
+
+		if (p->dentry == nd->root.dentry && p->mnt == nd->root.mnt)
+			break;
+		if (p->dentry != p->mnt->mnt_root) {
+			p->dentry = dget(p->dentry->d_parent);
+			dput(old);
+			break;
+		}
+		if (p->mnt->mnt_parent == p->mnt)
+			break;		/* the root of everything */
+		p->dentry = dget(p->mnt->mnt_mountpoint);
+		p->mnt = p->mnt->mnt_parent;
+		dput(old);
+	}
+	follow_mount(p);
+}
+
+static int walk(struct nameidata *nd, const char *name, unsigned int flags,
+		struct last_component *last);
+
+/* nd->path is the directory holding the symlink link: walk its target
+ * from there, following all the way; nd->path ends where the target does. */
+static int follow_link(struct nameidata *nd, struct dentry *link)
+{
+	struct inode *inode = link->d_inode;
+	char *target;
+	int err;
+
+	if (++nd->total_link_count > MAXSYMLINKS)
+		return -ELOOP;
+	if (!inode->i_op || !inode->i_op->readlink)
+		return -EINVAL;
+	target = kmalloc(PATH_MAX);
+	err = inode->i_op->readlink(link, target);
+	if (err >= 0 && !target[0])
+		err = -ENOENT;
+	if (err >= 0 && target[0] == '/') {
+		path_put(&nd->path);
+		nd->path = nd->root;
+		path_get(&nd->path);
+	}
+	if (err >= 0)
+		err = walk(nd, target, LOOKUP_FOLLOW, NULL);
+	kfree(target);
+	return err;
+}
+
+/* One component below nd->path: name is NAME_MAX bytes at most. With
+ * follow, a symlink found is followed. */
+static int walk_component(struct nameidata *nd, const char *name, bool follow)
+{
+	struct dentry *d;
+	struct path next;
+	int err;
+
+	if (!strcmp(name, "."))
+		return 0;
+	if (!strcmp(name, "..")) {
+		follow_dotdot(nd);
+		return 0;
+	}
+	err = lookup_one(&nd->path, name, &d);
+	if (err)
+		return err;
+	if (!d->d_inode) {
+		dput(d);
+		return -ENOENT;
+	}
+	next.mnt = nd->path.mnt;
+	next.dentry = d;
+	follow_mount(&next);
+	if (follow && S_ISLNK(next.dentry->d_inode->i_mode)) {
+		err = follow_link(nd, next.dentry);
+		path_put(&next);
+		return err;
+	}
+	path_put(&nd->path);
+	nd->path = next;
+	return 0;
+}
+
+/* Walk name from nd->path. With last, stop before the last component and
+ * describe it there; otherwise walk it too, following a final symlink
+ * with LOOKUP_FOLLOW (or a trailing slash), and require a directory with
+ * LOOKUP_DIRECTORY (or a trailing slash). */
+static int walk(struct nameidata *nd, const char *name, unsigned int flags,
+		struct last_component *last)
+{
+	char comp[NAME_MAX + 1];
+	const char *p = name;
+	bool slash = false;
+
+	if (last) {
+		last->type = *p == '/' ? LAST_ROOT : LAST_NORM;
+		last->slash = false;
+		last->name[0] = '\0';
+	}
+	for (;;) {
+		const char *end;
+		size_t len;
+		bool is_last;
+		int err;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		end = p;
+		while (*end && *end != '/')
+			end++;
+		len = end - p;
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		slash = *end == '/';
+		while (*end == '/')
+			end++;
+		is_last = !*end;
+		p = end;
+		if (!S_ISDIR(nd->path.dentry->d_inode->i_mode))
+			return -ENOTDIR;
+		if (is_last && last) {
+			memcpy(last->name, comp, len + 1);
+			last->slash = slash;
+			last->type = !strcmp(comp, ".") ? LAST_DOT :
+				     !strcmp(comp, "..") ? LAST_DOTDOT : LAST_NORM;
+			return 0;
+		}
+		err = walk_component(nd, comp, !is_last || slash || (flags & LOOKUP_FOLLOW));
+		if (err)
+			return err;
+	}
+	if (last)
+		return 0;	/* "/" or "": nothing after the start */
+	if ((slash || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(nd->path.dentry->d_inode->i_mode))
+		return -ENOTDIR;
+	return 0;
+}
+
+int kern_path_at(int dfd, const char *name, unsigned int flags, struct path *path)
+{
+	struct nameidata nd;
+	int err;
+
+	if (!*name && !(flags & LOOKUP_EMPTY))
+		return -ENOENT;
+	err = path_init(&nd, dfd, name);
+	if (err)
+		return err;
+	err = walk(&nd, name, flags, NULL);
+	if (err) {
+		path_put(&nd.path);
+		return err;
+	}
+	*path = nd.path;
+	return 0;
+}
+
+int user_path_at(int dfd, const char __user *name, unsigned int flags, struct path *path)
+{
+	char *kname;
+	int err = getname(name, &kname, flags & LOOKUP_EMPTY);
+
+	if (err)
+		return err;
+	err = kern_path_at(dfd, kname, flags, path);
+	kfree(kname);
+	return err;
+}
+
+int path_parentat(int dfd, const char *name, struct path *parent, struct last_component *last)
+{
+	struct nameidata nd;
+	int err = path_init(&nd, dfd, name);
+
+	if (err)
+		return err;
+	err = walk(&nd, name, 0, last);
+	if (err) {
+		path_put(&nd.path);
+		return err;
+	}
+	*parent = nd.path;
+	return 0;
+}
+
+/* path_parentat of a user name: 0, or -errno with nothing held. */
+static int user_path_parentat(int dfd, const char __user *uname, struct path *parent,
+			      struct last_component *last)
+{
+	char *name;
+	int err = getname(uname, &name, false);
+
+	if (err)
+		return err;
+	err = path_parentat(dfd, name, parent, last);
+	kfree(name);
+	return err;
+}
+
+/* Linux's filename_create: the parent of a name to create and the
+ * negative dentry for it. EEXIST comes before EROFS, as there. */
+static int filename_create(int dfd, const char __user *uname, bool is_dir, struct path *parent,
+			   struct dentry **res)
+{
+	struct last_component *last = kmalloc(sizeof(*last));
+	struct dentry *d;
+	int err = user_path_parentat(dfd, uname, parent, last);
+
+	if (err)
+		goto out_free;
+	err = -EEXIST;
+	if (last->type != LAST_NORM)
+		goto out;
+	err = lookup_one(parent, last->name, &d);
+	if (err)
+		goto out;
+	err = -EEXIST;
+	if (d->d_inode)
+		goto out_d;
+	err = -ENOENT;
+	if (last->slash && !is_dir)
+		goto out_d;
+	err = -EROFS;
+	if (mnt_is_readonly(parent->mnt))
+		goto out_d;
+	*res = d;
+	kfree(last);
+	return 0;
+out_d:
+	dput(d);
+out:
+	path_put(parent);
+out_free:
+	kfree(last);
+	return err;
+}
+
+/* A successful create puts the new dentry where lookups find it and
+ * stamps the directory. */
+static void done_create(struct inode *dir, struct dentry *d)
+{
+	d_rehash(d);
+	dir->i_mtime = dir->i_ctime = current_time();
+}
+
+long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err = filename_create(dfd, pathname, true, &parent, &d);
+
+	if (err)
+		return err;
+	dir = parent.dentry->d_inode;
+	err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & (S_IRWXUGO | S_ISVTX)) &
+						  ~current->fs->umask)
+			       : -EPERM;
+	if (!err)
+		done_create(dir, d);
+	dput(d);
+	path_put(&parent);
+	return err;
+}
+
+long sys_mkdir(const char __user *pathname, umode_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, pathname, mode);
+}
+
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	char *target;
+	int err = getname(oldname, &target, false);
+
+	if (err)
+		return err;
+	err = filename_create(newdfd, newname, false, &parent, &d);
+	if (err) {
+		kfree(target);
+		return err;
+	}
+	dir = parent.dentry->d_inode;
+	err = dir->i_op->symlink ? dir->i_op->symlink(dir, d, target) : -EPERM;
+	if (!err)
+		done_create(dir, d);
+	dput(d);
+	path_put(&parent);
+	kfree(target);
+	return err;
+}
+
+long sys_symlink(const char __user *oldname, const char __user *newname)
+{
+	return sys_symlinkat(oldname, AT_FDCWD, newname);
+}
+
+long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		int flags)
+{
+	struct path old, parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_path_at(olddfd, oldname,
+			   (flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0) |
+			   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
+	if (err)
+		return err;
+	err = filename_create(newdfd, newname, false, &parent, &d);
+	if (err)
+		goto out;
+	dir = parent.dentry->d_inode;
+	err = -EXDEV;
+	if (old.mnt != parent.mnt)
+		goto out_d;
+	err = -EPERM;
+	if (S_ISDIR(old.dentry->d_inode->i_mode) || !dir->i_op->link)
+		goto out_d;
+	err = dir->i_op->link(old.dentry, dir, d);
+	if (!err)
+		done_create(dir, d);
+out_d:
+	dput(d);
+	path_put(&parent);
+out:
+	path_put(&old);
+	return err;
+}
+
+long sys_link(const char __user *oldname, const char __user *newname)
+{
+	return sys_linkat(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
+/* The parent of a name to remove, and its positive dentry; the checks of
+ * Linux's do_rmdir/do_unlinkat before the file system's. */
+static int lookup_victim(int dfd, const char __user *uname, bool rmdir, struct path *parent,
+			 struct dentry **res)
+{
+	struct last_component *last = kmalloc(sizeof(*last));
+	struct dentry *d;
+	int err = user_path_parentat(dfd, uname, parent, last);
+
+	if (err)
+		goto out_free;
+	if (last->type != LAST_NORM) {
+		err = !rmdir ? -EISDIR : last->type == LAST_DOT ? -EINVAL :
+		      last->type == LAST_DOTDOT ? -ENOTEMPTY : -EBUSY;
+		goto out;
+	}
+	err = -EROFS;
+	if (mnt_is_readonly(parent->mnt))
+		goto out;
+	err = lookup_one(parent, last->name, &d);
+	if (err)
+		goto out;
+	err = -ENOENT;
+	if (!d->d_inode)
+		goto out_d;
+	if (rmdir)
+		err = S_ISDIR(d->d_inode->i_mode) ? 0 : -ENOTDIR;
+	else if (S_ISDIR(d->d_inode->i_mode))
+		err = -EISDIR;
+	else
+		err = last->slash ? -ENOTDIR : 0;
+	if (!err && d->d_mounted)
+		err = -EBUSY;
+	if (err)
+		goto out_d;
+	*res = d;
+	kfree(last);
+	return 0;
+out_d:
+	dput(d);
+out:
+	path_put(parent);
+out_free:
+	kfree(last);
+	return err;
+}
+
+static long do_remove(int dfd, const char __user *pathname, bool rmdir)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err = lookup_victim(dfd, pathname, rmdir, &parent, &d);
+	int (*op)(struct inode *, struct dentry *);
+
+	if (err)
+		return err;
+	dir = parent.dentry->d_inode;
+	op = rmdir ? dir->i_op->rmdir : dir->i_op->unlink;
+	err = op ? op(dir, d) : -EPERM;
+	if (!err) {
+		d_drop(d);
+		dir->i_mtime = dir->i_ctime = current_time();
+	}
+	dput(d);
+	path_put(&parent);
+	return err;
+}
+
+long sys_rmdir(const char __user *pathname)
+{
+	return do_remove(AT_FDCWD, pathname, true);
+}
+
+long sys_unlink(const char __user *pathname)
+{
+	return do_remove(AT_FDCWD, pathname, false);
+}
+
+long sys_unlinkat(int dfd, const char __user *pathname, int flag)
+{
+	if (flag & ~AT_REMOVEDIR)
+		return -EINVAL;
+	return do_remove(dfd, pathname, flag & AT_REMOVEDIR);
+}
+
+/* Is d a (or the) ancestor of child, within one file system? */
+static bool is_ancestor(struct dentry *d, struct dentry *child)
+{
+	for (;;) {
+		if (child == d)
+			return true;
+		if (child->d_parent == child)
+			return false;
+		child = child->d_parent;
+	}
+}
+
+struct rename_data {
+	struct path old_parent, new_parent;
+	struct last_component old_last, new_last;
+	struct dentry *old, *new;
+};
+
+/* Linux's do_renameat2 and vfs_rename, with their checks in their order. */
+static int do_rename(struct rename_data *r, unsigned int flags)
+{
+	struct inode *old_dir = r->old_parent.dentry->d_inode;
+	struct inode *new_dir = r->new_parent.dentry->d_inode;
+	bool is_dir;
+	int err;
+
+	if (r->old_parent.mnt != r->new_parent.mnt)
+		return -EXDEV;
+	if (r->old_last.type != LAST_NORM)
+		return -EBUSY;
+	if (r->new_last.type != LAST_NORM)
+		return flags & RENAME_NOREPLACE ? -EEXIST : -EBUSY;
+	if (mnt_is_readonly(r->old_parent.mnt))
+		return -EROFS;
+	err = lookup_one(&r->old_parent, r->old_last.name, &r->old);
+	if (err)
+		return err;
+	if (!r->old->d_inode)
+		return -ENOENT;
+	is_dir = S_ISDIR(r->old->d_inode->i_mode);
+	if (!is_dir && (r->old_last.slash || r->new_last.slash))
+		return -ENOTDIR;
+	if (is_ancestor(r->old, r->new_parent.dentry))
+		return -EINVAL;
+	err = lookup_one(&r->new_parent, r->new_last.name, &r->new);
+	if (err)
+		return err;
+	if ((flags & RENAME_NOREPLACE) && r->new->d_inode)
+		return -EEXIST;
+	if (is_ancestor(r->new, r->old_parent.dentry))
+		return -ENOTEMPTY;
+	if (r->old->d_inode == r->new->d_inode)
+		return 0;
+	if (r->new->d_inode) {
+		bool new_is_dir = S_ISDIR(r->new->d_inode->i_mode);
+
+		if (is_dir && !new_is_dir)
+			return -ENOTDIR;
+		if (!is_dir && new_is_dir)
+			return -EISDIR;
+	}
+	if (r->old->d_mounted || r->new->d_mounted)
+		return -EBUSY;
+	if (!old_dir->i_op->rename)
+		return -EPERM;
+	err = old_dir->i_op->rename(old_dir, r->old, new_dir, r->new, flags);
+	if (err)
+		return err;
+	if (r->new->d_inode)
+		d_drop(r->new);
+	d_move(r->old, r->new_parent.dentry, r->new_last.name);
+	old_dir->i_mtime = old_dir->i_ctime = new_dir->i_mtime = new_dir->i_ctime = current_time();
+	return 0;
+}
+
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+		   const char __user *newname, unsigned int flags)
+{
+	struct rename_data *r;
+	int err;
+
+	/* RENAME_EXCHANGE and RENAME_WHITEOUT: not in umk (README.md). */
+	if (flags & ~RENAME_NOREPLACE)
+		return -EINVAL;
+	r = kmalloc(sizeof(*r));
+	err = user_path_parentat(olddfd, oldname, &r->old_parent, &r->old_last);
+	if (err)
+		goto out;
+	err = user_path_parentat(newdfd, newname, &r->new_parent, &r->new_last);
+	if (!err) {
+		err = do_rename(r, flags);
+		if (r->new)
+			dput(r->new);
+		if (r->old)
+			dput(r->old);
+		path_put(&r->new_parent);
+	}
+	path_put(&r->old_parent);
+out:
+	kfree(r);
+	return err;
+}
+
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+		  const char __user *newname)
+{
+	return sys_renameat2(olddfd, oldname, newdfd, newname, 0);
+}
+
+long sys_rename(const char __user *oldname, const char __user *newname)
+{
+	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
+{
+	struct path path;
+	struct inode *inode;
+	char *target;
+	int err;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	err = user_path_at(dfd, pathname, LOOKUP_EMPTY, &path);
+	if (err)
+		return err;
+	inode = path.dentry->d_inode;
+	err = -EINVAL;
+	if (S_ISLNK(inode->i_mode) && inode->i_op && inode->i_op->readlink) {
+		target = kmalloc(PATH_MAX);
+		err = inode->i_op->readlink(path.dentry, target);
+		if (err > bufsiz)
+			err = bufsiz;
+		if (err > 0 && copy_to_user(buf, target, err))
+			err = -EFAULT;
+		kfree(target);
+	}
+	path_put(&path);
+	return err;
+}
+
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}

@@ -1,0 +1,435 @@
+/*
+ * kernel/open.c: opening files by name, and the calls on a name or an fd
+ * that are not reads or writes (Linux's fs/open.c, fs/namei.c's
+ * do_filp_open, fs/utimes.c, fs/sync.c): open, openat, creat, access,
+ * faccessat(2), chdir, fchdir, chmod, fchmod(at), truncate, ftruncate,
+ * utimensat, fsync, fdatasync. filp_open is the same open for the kernel
+ * itself (exec).
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/sched.h>
+#include <umk/syscalls.h>
+#include <umk/timer.h>
+#include <umk/uaccess.h>
+
+/* What an O_PATH file can do: nothing but name its path (fstat, fchdir,
+ * the *at calls, /proc/PID/fd). */
+static const struct file_operations path_fops = {
+	.name = "path",
+};
+
+struct file *dentry_open(const struct path *path, unsigned int flags, int *err)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct file *f = alloc_file_path(path, flags);
+
+	if (flags & O_PATH) {
+		f->f_op = &path_fops;
+		return f;
+	}
+	f->f_op = inode->i_fop;
+	if (!f->f_op) {
+		f->f_op = &path_fops;
+		fput(f);
+		*err = -ENXIO;		/* a device umk has no driver for */
+		return NULL;
+	}
+	*err = f->f_op->open ? f->f_op->open(inode, f) : 0;
+	if (*err) {
+		f->f_op = &path_fops;	/* nothing to release */
+		fput(f);
+		return NULL;
+	}
+	return f;
+}
+
+int vfs_truncate(const struct path *path, s64 length)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME, .ia_size = length };
+	int err;
+
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	err = inode_permission(path, MAY_WRITE);
+	if (err)
+		return err;
+	err = inode_newsize_ok(length);
+	if (err)
+		return err;
+	attr.ia_mtime = current_time();
+	return notify_change(path->dentry, &attr);
+}
+
+/* The last component of an open with O_CREAT (Linux's open_last_lookups):
+ * the existing file, or a new regular file. *created says which. */
+static int open_create(int dfd, const char *name, int flags, umode_t mode, struct path *res,
+		       bool *created)
+{
+	struct last_component *last = kmalloc(sizeof(*last));
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err = path_parentat(dfd, name, &parent, last);
+
+	*created = false;
+	if (err)
+		goto out_free;
+	err = -EISDIR;
+	if (last->type != LAST_NORM)
+		goto out;
+	err = lookup_one(&parent, last->name, &d);
+	if (err)
+		goto out;
+	if (d->d_inode) {
+		err = -EEXIST;
+		if (flags & O_EXCL)
+			goto out_d;
+		res->mnt = parent.mnt;
+		res->dentry = d;
+		follow_mount(res);
+		err = 0;
+		if (S_ISLNK(res->dentry->d_inode->i_mode) && !(flags & O_NOFOLLOW)) {
+			/* follow it: the name as a whole, without O_CREAT */
+			path_put(res);
+			err = kern_path_at(dfd, name, LOOKUP_FOLLOW, res);
+		}
+		path_put(&parent);
+		kfree(last);
+		return err;
+	}
+	dir = parent.dentry->d_inode;
+	err = -EISDIR;
+	if (last->slash)
+		goto out_d;
+	err = -EROFS;
+	if (mnt_is_readonly(parent.mnt))
+		goto out_d;
+	err = dir->i_op->create ? dir->i_op->create(dir, d, S_IFREG | (mode & S_IALLUGO & ~current->fs->umask))
+				: -EACCES;
+	if (err)
+		goto out_d;
+	d_rehash(d);
+	dir->i_mtime = dir->i_ctime = current_time();
+	res->mnt = parent.mnt;
+	res->dentry = d;
+	*created = true;
+	path_put(&parent);
+	kfree(last);
+	return 0;
+out_d:
+	dput(d);
+out:
+	path_put(&parent);
+out_free:
+	kfree(last);
+	return err;
+}
+
+/* Linux's do_filp_open with build_open_flags, do_open and may_open. */
+static struct file *do_filp_open(int dfd, const char *name, int flags, umode_t mode, int *err)
+{
+	int acc = flags & O_ACCMODE;
+	struct path path;
+	struct inode *inode;
+	struct file *f;
+	bool created = false;
+
+	if (flags & __O_TMPFILE) {
+		*err = -EOPNOTSUPP;	/* not in umk (README.md) */
+		return NULL;
+	}
+	if (flags & O_PATH)
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	if (acc == 3 && !(flags & O_PATH)) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (flags & O_CREAT)
+		*err = open_create(dfd, name, flags, mode, &path, &created);
+	else
+		*err = kern_path_at(dfd, name, (flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+				    (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0), &path);
+	if (*err)
+		return NULL;
+	inode = path.dentry->d_inode;
+	*err = 0;
+	if ((flags & O_CREAT) && S_ISDIR(inode->i_mode))
+		*err = -EISDIR;
+	else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
+		*err = -ENOTDIR;
+	else if (S_ISLNK(inode->i_mode) && !(flags & O_PATH))
+		*err = -ELOOP;		/* O_NOFOLLOW met a symlink */
+	else if (flags & O_PATH)
+		*err = 0;
+	else if (S_ISDIR(inode->i_mode) && (acc != O_RDONLY || (flags & O_TRUNC)))
+		*err = -EISDIR;
+	else if (acc != O_RDONLY || (flags & O_TRUNC))
+		*err = created ? 0 : inode_permission(&path, MAY_WRITE);
+	if (!*err && (flags & O_TRUNC) && !created && S_ISREG(inode->i_mode))
+		*err = vfs_truncate(&path, 0);
+	if (*err) {
+		path_put(&path);
+		return NULL;
+	}
+	/* What F_GETFL shows: Linux keeps these, and adds O_LARGEFILE on
+	 * 64-bit (force_o_largefile). */
+	f = dentry_open(&path, (flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)) |
+				       (flags & O_PATH ? 0 : O_LARGEFILE), err);
+	path_put(&path);
+	return f;
+}
+
+struct file *filp_open(const char *path, int flags, umode_t mode, int *err)
+{
+	if (!*path) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	return do_filp_open(AT_FDCWD, path, flags, mode, err);
+}
+
+long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
+{
+	struct file *f;
+	char *name;
+	int err = getname(filename, &name, false);
+
+	if (err)
+		return err;
+	f = do_filp_open(dfd, name, flags, mode, &err);
+	kfree(name);
+	if (!f)
+		return err;
+	err = fd_install_lowest(current->files, f, 0, flags & O_CLOEXEC);
+	if (err < 0)
+		fput(f);
+	return err;
+}
+
+long sys_open(const char __user *filename, int flags, umode_t mode)
+{
+	return sys_openat(AT_FDCWD, filename, flags, mode);
+}
+
+long sys_creat(const char __user *pathname, umode_t mode)
+{
+	return sys_openat(AT_FDCWD, pathname, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
+{
+	struct path path;
+	int err;
+
+	if (mode & ~S_IRWXO)
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_path_at(dfd, filename, (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &path);
+	if (err)
+		return err;
+	err = inode_permission(&path, (mode & W_OK ? MAY_WRITE : 0) | (mode & X_OK ? MAY_EXEC : 0));
+	path_put(&path);
+	return err;
+}
+
+long sys_faccessat(int dfd, const char __user *filename, int mode)
+{
+	return sys_faccessat2(dfd, filename, mode, 0);
+}
+
+long sys_access(const char __user *filename, int mode)
+{
+	return sys_faccessat2(AT_FDCWD, filename, mode, 0);
+}
+
+long sys_chdir(const char __user *filename)
+{
+	struct path path;
+	int err = user_path_at(AT_FDCWD, filename, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+
+	if (err)
+		return err;
+	set_fs_pwd(current->fs, &path);
+	path_put(&path);
+	return 0;
+}
+
+long sys_fchdir(unsigned int fd)
+{
+	struct file *f = fget(fd);
+	int err = -ENOTDIR;
+
+	if (!f)
+		return -EBADF;
+	if (f->f_path.dentry && S_ISDIR(f->f_inode->i_mode)) {
+		set_fs_pwd(current->fs, &f->f_path);
+		err = 0;
+	}
+	fput(f);
+	return err;
+}
+
+static int chmod_common(const struct path *path, umode_t mode)
+{
+	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = mode };
+
+	if (mnt_is_readonly(path->mnt))
+		return -EROFS;
+	return notify_change(path->dentry, &attr);
+}
+
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
+{
+	struct path path;
+	int err = user_path_at(dfd, filename, LOOKUP_FOLLOW, &path);
+
+	if (err)
+		return err;
+	err = chmod_common(&path, mode);
+	path_put(&path);
+	return err;
+}
+
+long sys_chmod(const char __user *filename, umode_t mode)
+{
+	return sys_fchmodat(AT_FDCWD, filename, mode);
+}
+
+long sys_fchmod(unsigned int fd, umode_t mode)
+{
+	struct file *f = fget(fd);
+	int err;
+
+	if (!f)
+		return -EBADF;
+	if (f->f_flags & O_PATH)
+		err = -EBADF;
+	else if (!f->f_path.dentry)
+		err = -EINVAL;	/* a pipe or the console: umk keeps no mode for them */
+	else
+		err = chmod_common(&f->f_path, mode);
+	fput(f);
+	return err;
+}
+
+long sys_truncate(const char __user *path, long length)
+{
+	struct path p;
+	int err;
+
+	if (length < 0)
+		return -EINVAL;
+	err = user_path_at(AT_FDCWD, path, LOOKUP_FOLLOW, &p);
+	if (err)
+		return err;
+	err = vfs_truncate(&p, length);
+	path_put(&p);
+	return err;
+}
+
+long sys_ftruncate(unsigned int fd, long length)
+{
+	struct file *f = fget(fd);
+	int err;
+
+	if (!f)
+		return -EBADF;
+	err = -EINVAL;
+	if (length >= 0 && f->f_path.dentry && S_ISREG(f->f_inode->i_mode) && file_writable(f))
+		err = vfs_truncate(&f->f_path, length);
+	fput(f);
+	return err;
+}
+
+/* A utimensat time: now, left alone (UTIME_OMIT), or as given. */
+static int utime_arg(const struct __kernel_timespec *t, struct timespec64 *res, bool *omit)
+{
+	*omit = false;
+	if (!t || t->tv_nsec == UTIME_NOW) {
+		*res = current_time();
+		return 0;
+	}
+	if (t->tv_nsec == UTIME_OMIT) {
+		*omit = true;
+		return 0;
+	}
+	if (t->tv_nsec < 0 || t->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	res->tv_sec = t->tv_sec;
+	res->tv_nsec = t->tv_nsec;
+	return 0;
+}
+
+long sys_utimensat(int dfd, const char __user *filename,
+		   const struct __kernel_timespec __user *utimes, int flags)
+{
+	struct __kernel_timespec t[2];
+	struct iattr attr = { .ia_valid = 0 };
+	struct path path;
+	bool omit;
+	int err;
+
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
+		return -EFAULT;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = utime_arg(utimes ? &t[0] : NULL, &attr.ia_atime, &omit);
+	if (err)
+		return err;
+	attr.ia_valid |= omit ? 0 : ATTR_ATIME;
+	err = utime_arg(utimes ? &t[1] : NULL, &attr.ia_mtime, &omit);
+	if (err)
+		return err;
+	attr.ia_valid |= omit ? 0 : ATTR_MTIME;
+	if (!filename) {	/* futimens: dfd itself */
+		struct file *f = fget(dfd);
+
+		if (!f)
+			return -EBADF;
+		err = f->f_path.dentry ? 0 : -EINVAL;
+		if (!err) {
+			path = f->f_path;
+			path_get(&path);
+		}
+		fput(f);
+	} else {
+		err = user_path_at(dfd, filename, (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+					   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &path);
+	}
+	if (err)
+		return err;
+	if (!attr.ia_valid)
+		err = 0;	/* both UTIME_OMIT: nothing to do */
+	else if (mnt_is_readonly(path.mnt))
+		err = -EROFS;
+	else
+		err = notify_change(path.dentry, &attr);
+	path_put(&path);
+	return err;
+}
+
+/* fsync and fdatasync: a file without fsync cannot be synced (-EINVAL),
+ * as Linux's vfs_fsync_range. */
+long sys_fsync(unsigned int fd)
+{
+	struct file *f = fget(fd);
+	long err;
+
+	if (!f)
+		return -EBADF;
+	err = f->f_op->fsync ? f->f_op->fsync(f) : -EINVAL;
+	fput(f);
+	return err;
+}
+
+long sys_fdatasync(unsigned int fd)
+{
+	return sys_fsync(fd);
+}

@@ -1,0 +1,545 @@
+/*
+ * kernel/proc.c: /proc, umk's processes as files (Linux's fs/proc/: base.c,
+ * array.c, fd.c, root.c, self.c, task_mmu.c's maps).
+ *
+ *	/proc/self		symlink to the reader's pid
+ *	/proc/PID/stat		one line, fields in Linux's order (do_task_stat)
+ *	/proc/PID/status	"Name:\t..." lines (proc_pid_status)
+ *	/proc/PID/cmdline	argv, NUL-separated, read from the process
+ *	/proc/PID/comm		the name and a newline
+ *	/proc/PID/exe		symlink to the program (mm->exe)
+ *	/proc/PID/maps		the process's regions (mm->mmap)
+ *	/proc/PID/fd/N		symlink to what fd N is: a path, "pipe:[N]",
+ *				or the host's name for a console fd
+ *
+ * Only umk's own processes show, never the host's. Nothing is kept: each
+ * lookup makes a dentry and inode that go when unused, the inode holding
+ * the pid (i_private), and a file's text is made whole when it is opened
+ * (as Linux's single_open), then read from there. A process that is gone
+ * is ENOENT at lookup and ESRCH at open.
+ *
+ * Departures: starttime in stat is 0 (umk does not record when a task
+ * started); utime counts all of a task's CPU time and stime none (umk does
+ * not tell the two apart); every process is in process group and session
+ * 1, on no tty; exe is the path as execve was given it.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/mm.h>
+#include <umk/resource.h>
+#include <umk/sched.h>
+#include <umk/uaccess.h>
+
+#define USER_HZ 100
+#define PROC_PID_OFFSET 3	/* readdir positions: ".", "..", "self", then pid + 3 */
+
+static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;
+static const struct inode_operations proc_link_iops;
+static const struct file_operations proc_root_fops, proc_pid_fops, proc_fd_fops;
+static const struct file_operations proc_file_fops;
+
+static pid_t inode_pid(const struct inode *inode)
+{
+	return (pid_t)(long)inode->i_private;
+}
+
+/* The living (or zombie) task of a pid: Linux's pid_task. */
+static struct task_struct *get_proc_task(const struct inode *inode)
+{
+	struct task_struct *t = find_task_by_pid(inode_pid(inode));
+
+	return t && t->exit_state != EXIT_DEAD ? t : NULL;
+}
+
+static struct inode *proc_inode(struct super_block *sb, umode_t mode, pid_t pid,
+				unsigned long ino)
+{
+	struct inode *inode = new_inode(sb);
+
+	inode->i_ino = ino;
+	inode->i_mode = mode;
+	inode->i_private = (void *)(long)pid;
+	switch (mode & S_IFMT) {
+	case S_IFLNK:
+		inode->i_op = &proc_link_iops;
+		break;
+	case S_IFREG:
+		inode->i_fop = &proc_file_fops;
+		break;
+	}
+	if (S_ISDIR(mode))
+		inode->i_nlink = 2;
+	return inode;
+}
+
+static bool parse_number(const char *s, long *res)
+{
+	long v = 0;
+
+	if (!*s || (s[0] == '0' && s[1]))
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*res = v;
+	return true;
+}
+
+/* ---- the text of a file ---- */
+
+struct proc_buf {
+	size_t len, cap;
+	char *data;
+};
+
+static void __printf(2, 3) bprintf(struct proc_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len = min(b->len + n, b->cap - 1);
+}
+
+/* Linux's task_state_array letters. */
+static char task_state_char(struct task_struct *t)
+{
+	if (t->exit_state == EXIT_ZOMBIE)
+		return 'Z';
+	if (t->exit_state == EXIT_DEAD)
+		return 'X';
+	if (t->state & __TASK_STOPPED)
+		return 'T';
+	if (t->state & TASK_INTERRUPTIBLE)
+		return 'S';
+	if (t->state & TASK_UNINTERRUPTIBLE)
+		return 'D';
+	return 'R';
+}
+
+static const char *task_state_long(char c)
+{
+	switch (c) {
+	case 'R': return "R (running)";
+	case 'S': return "S (sleeping)";
+	case 'D': return "D (disk sleep)";
+	case 'T': return "T (stopped)";
+	case 'Z': return "Z (zombie)";
+	}
+	return "X (dead)";
+}
+
+static unsigned long mm_total_vm(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	unsigned long size = 0;
+
+	if (mm)
+		list_for_each_entry(vma, &mm->mmap, list)
+			size += vma->vm_end - vma->vm_start;
+	return size;
+}
+
+/* The CPU time of a task's whole thread group, in ns. */
+static u64 group_exec_ns(struct task_struct *t)
+{
+	struct task_struct *th;
+	u64 ns = 0;
+
+	list_for_each_entry(th, &t->signal->thread_head, thread_node)
+		ns += th->sum_exec_ns;
+	return ns ? ns : t->sum_exec_ns;
+}
+
+static unsigned long sig_bits(const sigset_t *s)
+{
+	return s->sig;
+}
+
+/* The handlers' dispositions as masks: ignored and caught (none for a
+ * zombie, which has given its handlers up). */
+static void sig_dispositions(struct task_struct *t, unsigned long *ign, unsigned long *cgt)
+{
+	int sig;
+
+	*ign = *cgt = 0;
+	for (sig = 1; sig <= 64 && !t->exit_state; sig++) {
+		void __user *h = t->sighand->action[sig - 1].handler;
+
+		if (h == SIG_IGN)
+			*ign |= 1UL << (sig - 1);
+		else if (h != SIG_DFL)
+			*cgt |= 1UL << (sig - 1);
+	}
+}
+
+static void proc_stat(struct task_struct *t, struct proc_buf *b)
+{
+	struct mm_struct *mm = t->mm;
+	unsigned long ign, cgt, vsize = mm_total_vm(mm);
+	struct task_struct *parent = t->real_parent;
+	char state = task_state_char(t);
+
+	sig_dispositions(t, &ign, &cgt);
+	bprintf(b, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu %llu %llu %ld %ld %ld %ld %d 0 "
+		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d %d %u %u "
+		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %d\n",
+		t->pid, t->comm, state, parent && parent != idle_task ? parent->tgid : 0,
+		1, 1, 0, -1, 0U, 0UL, 0UL, 0UL, 0UL,
+		(unsigned long long)(group_exec_ns(t) / (NSEC_PER_SEC / USER_HZ)), 0ULL,
+		0L, 0L, 20L, 0L, t->signal->nr_threads ? t->signal->nr_threads : 1,
+		0ULL, vsize, (long)(vsize / PAGE_SIZE), task_rlimit(t, RLIMIT_RSS),
+		mm ? mm->start_code : 0, mm ? mm->end_code : 0, mm ? mm->start_stack : 0,
+		0UL, 0UL, sig_bits(&t->pending.signal), sig_bits(&t->blocked), ign, cgt,
+		0UL, 0UL, 0UL, t->exit_signal, 0, 0U, 0U, 0ULL, 0UL, 0L,
+		mm ? mm->start_data : 0, mm ? mm->end_data : 0, mm ? mm->start_brk : 0,
+		mm ? mm->arg_start : 0, mm ? mm->arg_end : 0, mm ? mm->env_start : 0,
+		mm ? mm->env_end : 0, t->exit_state ? t->exit_code : 0);
+}
+
+static void proc_status(struct task_struct *t, struct proc_buf *b)
+{
+	struct task_struct *parent = t->real_parent;
+	unsigned long ign, cgt;
+	int fdsize = t->files ? NR_OPEN_DEFAULT : 0;
+
+	sig_dispositions(t, &ign, &cgt);
+	bprintf(b, "Name:\t%s\n", t->comm);
+	if (t->fs)
+		bprintf(b, "Umask:\t%04o\n", t->fs->umask);
+	bprintf(b, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n",
+		task_state_long(task_state_char(t)), t->tgid, t->pid,
+		parent && parent != idle_task ? parent->tgid : 0, fdsize);
+	if (t->mm)
+		bprintf(b, "VmSize:\t%8lu kB\n", mm_total_vm(t->mm) / 1024);
+	bprintf(b, "Threads:\t%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
+		   "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
+		t->signal->nr_threads ? t->signal->nr_threads : 1, sig_bits(&t->pending.signal),
+		sig_bits(&t->signal->shared_pending.signal), sig_bits(&t->blocked), ign, cgt);
+}
+
+static void proc_cmdline(struct task_struct *t, struct proc_buf *b)
+{
+	struct mm_struct *mm = t->mm;
+	size_t len;
+
+	if (!mm || mm->arg_end <= mm->arg_start)
+		return;
+	len = min(mm->arg_end - mm->arg_start, b->cap - 1);
+	b->len = access_process_vm(t, mm->arg_start, b->data, len);
+}
+
+static void proc_maps(struct task_struct *t, struct proc_buf *b)
+{
+	static const char *const names[] = {
+		[VMA_IMAGE] = NULL, [VMA_BRK] = "[heap]", [VMA_STACK] = "[stack]", [VMA_ANON] = "",
+	};
+	struct vm_area_struct *vma;
+
+	if (!t->mm)
+		return;
+	list_for_each_entry(vma, &t->mm->mmap, list) {
+		const char *name = names[vma->kind] ? names[vma->kind] : t->mm->exe;
+
+		bprintf(b, "%08lx-%08lx %c%c%cp 00000000 00:00 0%s%s\n", vma->vm_start,
+			vma->vm_end, vma->prot & PROT_READ ? 'r' : '-',
+			vma->prot & PROT_WRITE ? 'w' : '-', vma->prot & PROT_EXEC ? 'x' : '-',
+			*name ? "                          " : "", name);
+	}
+}
+
+/* The file's text, made at open from its name. */
+static int proc_file_open(struct inode *inode, struct file *f)
+{
+	struct task_struct *t = get_proc_task(inode);
+	const char *name = f->f_path.dentry->d_name;
+	struct proc_buf *b;
+
+	if (!t)
+		return -ESRCH;
+	b = kmalloc(sizeof(*b));
+	b->cap = 64 * 1024;
+	b->data = kmalloc(b->cap);
+	if (!strcmp(name, "stat"))
+		proc_stat(t, b);
+	else if (!strcmp(name, "status"))
+		proc_status(t, b);
+	else if (!strcmp(name, "cmdline"))
+		proc_cmdline(t, b);
+	else if (!strcmp(name, "comm"))
+		bprintf(b, "%s\n", t->comm);
+	else if (!strcmp(name, "maps"))
+		proc_maps(t, b);
+	f->private_data = b;
+	return 0;
+}
+
+static ssize_t proc_file_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct proc_buf *b = iocb->ki_filp->private_data;
+	size_t n, copied;
+
+	if ((u64)iocb->ki_pos >= b->len)
+		return 0;
+	n = min(iov_iter_count(to), b->len - (size_t)iocb->ki_pos);
+	copied = copy_to_iter(b->data + iocb->ki_pos, n, to);
+	iocb->ki_pos += copied;
+	return copied ? (ssize_t)copied : -EFAULT;
+}
+
+static s64 proc_file_llseek(struct file *f, s64 offset, int whence)
+{
+	return generic_file_llseek(f, offset, whence, ((struct proc_buf *)f->private_data)->len);
+}
+
+static void proc_file_release(struct file *f)
+{
+	struct proc_buf *b = f->private_data;
+
+	kfree(b->data);
+	kfree(b);
+}
+
+/* ---- symlinks ---- */
+
+void file_path_name(struct file *f, char *buf, size_t n)
+{
+	char *page, *p;
+	int err;
+
+	if (f->f_path.dentry) {
+		page = kmalloc(PATH_MAX);
+		p = d_path(&f->f_path, page, PATH_MAX, &err);
+		snprintf(buf, n, "%s", p ? p : "");
+		kfree(page);
+	} else if (!strcmp(f->f_op->name, "pipe")) {
+		snprintf(buf, n, "pipe:[%lu]", pipe_ino(f));
+	} else if (is_console_file(f)) {
+		if (os_fd_name(console_hostfd(f), buf, n))
+			snprintf(buf, n, "/dev/console");
+	} else {
+		snprintf(buf, n, "anon_inode:[%s]", f->f_op->name);
+	}
+}
+
+static int proc_readlink(struct dentry *dentry, char *buf)
+{
+	struct inode *inode = dentry->d_inode;
+	struct task_struct *t;
+	long fd;
+
+	if (dentry->d_parent == dentry->d_sb->s_root)	/* "self" */
+		return snprintf(buf, PATH_MAX, "%d", current->tgid);
+	t = get_proc_task(inode);
+	if (!t)
+		return -ENOENT;
+	if (!strcmp(dentry->d_name, "exe")) {
+		if (!t->mm)
+			return -ENOENT;
+		return snprintf(buf, PATH_MAX, "%s", t->mm->exe);
+	}
+	if (!parse_number(dentry->d_name, &fd) || !t->files || fd >= NR_OPEN_DEFAULT ||
+	    !t->files->fd[fd])
+		return -ENOENT;
+	file_path_name(t->files->fd[fd], buf, PATH_MAX);
+	return strlen(buf);
+}
+
+/* ---- directories ---- */
+
+static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct task_struct *t;
+	long pid;
+
+	if (!strcmp(dentry->d_name, "self")) {
+		d_instantiate(dentry, proc_inode(dir->i_sb, S_IFLNK | 0777, 0, 2));
+		return 0;
+	}
+	if (!parse_number(dentry->d_name, &pid))
+		return -ENOENT;
+	t = find_task_by_pid(pid);
+	if (!t || t == idle_task || t->exit_state == EXIT_DEAD)
+		return -ENOENT;
+	d_instantiate(dentry, proc_inode(dir->i_sb, S_IFDIR | 0555, pid, (unsigned long)pid << 8));
+	dentry->d_inode->i_op = &proc_pid_iops;
+	dentry->d_inode->i_fop = &proc_pid_fops;
+	return 0;
+}
+
+static int proc_root_readdir(struct file *f, struct dir_context *ctx)
+{
+	struct task_struct *t;
+	char name[16];
+
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, 1, DT_DIR, 1))
+		return 0;
+	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
+		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "self", 4, 2, DT_LNK, PROC_PID_OFFSET))
+		return 0;
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t == idle_task || !thread_group_leader(t) || t->exit_state == EXIT_DEAD ||
+		    t->pid + PROC_PID_OFFSET < ctx->pos)
+			continue;
+		snprintf(name, sizeof(name), "%d", t->pid);
+		if (!dir_emit(ctx, name, strlen(name), (u64)t->pid << 8, DT_DIR,
+			      t->pid + PROC_PID_OFFSET + 1))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	umode_t mode;
+} pid_entries[] = {
+	{ "cmdline", S_IFREG | 0444 }, { "comm", S_IFREG | 0644 }, { "exe", S_IFLNK | 0777 },
+	{ "fd", S_IFDIR | 0500 },      { "maps", S_IFREG | 0444 }, { "stat", S_IFREG | 0444 },
+	{ "status", S_IFREG | 0444 },
+};
+
+static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
+{
+	size_t i;
+
+	if (!get_proc_task(dir))
+		return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(pid_entries); i++) {
+		struct inode *inode;
+
+		if (strcmp(dentry->d_name, pid_entries[i].name))
+			continue;
+		inode = proc_inode(dir->i_sb, pid_entries[i].mode, inode_pid(dir), dir->i_ino + i + 1);
+		if (S_ISDIR(inode->i_mode)) {
+			inode->i_op = &proc_fd_iops;
+			inode->i_fop = &proc_fd_fops;
+		}
+		d_instantiate(dentry, inode);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int proc_pid_readdir(struct file *f, struct dir_context *ctx)
+{
+	struct inode *dir = f->f_inode;
+	size_t i;
+
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, dir->i_ino, DT_DIR, 1))
+		return 0;
+	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
+		return 0;
+	for (i = ctx->pos - 2; i < ARRAY_SIZE(pid_entries); i++)
+		if (!dir_emit(ctx, pid_entries[i].name, strlen(pid_entries[i].name),
+			      dir->i_ino + i + 1, (pid_entries[i].mode >> 12) & 15, i + 3))
+			return 0;
+	return 0;
+}
+
+/* An inode number for each fd link (never 0: readdir users skip those). */
+static unsigned long proc_fd_ino(const struct inode *fd_dir, long fd)
+{
+	return ((unsigned long)inode_pid(fd_dir) << 20) + 0x1000 + fd;
+}
+
+static int proc_fd_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct task_struct *t = get_proc_task(dir);
+	long fd;
+
+	if (!t || !t->files || !parse_number(dentry->d_name, &fd) || fd >= NR_OPEN_DEFAULT ||
+	    !t->files->fd[fd])
+		return -ENOENT;
+	d_instantiate(dentry, proc_inode(dir->i_sb, S_IFLNK | 0700, inode_pid(dir),
+					 proc_fd_ino(dir, fd)));
+	return 0;
+}
+
+static int proc_fd_readdir(struct file *f, struct dir_context *ctx)
+{
+	struct task_struct *t = get_proc_task(f->f_inode);
+	char name[16];
+	long fd;
+
+	if (!t)
+		return -ENOENT;
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, f->f_inode->i_ino, DT_DIR, 1))
+		return 0;
+	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
+		return 0;
+	for (fd = ctx->pos - 2; t->files && fd < NR_OPEN_DEFAULT; fd++) {
+		if (!t->files->fd[fd])
+			continue;
+		snprintf(name, sizeof(name), "%ld", fd);
+		if (!dir_emit(ctx, name, strlen(name), proc_fd_ino(f->f_inode, fd), DT_LNK, fd + 3))
+			return 0;
+	}
+	return 0;
+}
+
+/* Linux's proc_fd_getattr: a process's files belong to it (every task is
+ * root, so uid 0). */
+static int proc_getattr(struct dentry *dentry, struct stat *st)
+{
+	generic_fillattr(dentry->d_inode, st);
+	return 0;
+}
+
+static const struct inode_operations proc_root_iops = {
+	.lookup = proc_root_lookup,
+};
+
+static const struct inode_operations proc_pid_iops = {
+	.lookup = proc_pid_lookup,
+	.getattr = proc_getattr,
+};
+
+static const struct inode_operations proc_fd_iops = {
+	.lookup = proc_fd_lookup,
+};
+
+static const struct inode_operations proc_link_iops = {
+	.readlink = proc_readlink,
+};
+
+static const struct file_operations proc_root_fops = {
+	.name = "proc",
+	.iterate = proc_root_readdir,
+};
+
+static const struct file_operations proc_pid_fops = {
+	.name = "proc",
+	.iterate = proc_pid_readdir,
+};
+
+static const struct file_operations proc_fd_fops = {
+	.name = "proc",
+	.iterate = proc_fd_readdir,
+};
+
+static const struct file_operations proc_file_fops = {
+	.name = "proc",
+	.open = proc_file_open,
+	.read_iter = proc_file_read,
+	.llseek = proc_file_llseek,
+	.release = proc_file_release,
+};
+
+struct super_block *proc_fill_super(void)
+{
+	struct super_block *sb = alloc_super("proc", 0);
+	struct inode *root = proc_inode(sb, S_IFDIR | 0555, 0, 1);
+
+	root->i_op = &proc_root_iops;
+	root->i_fop = &proc_root_fops;
+	sb->s_root = d_alloc_root(sb, root);
+	return sb;
+}

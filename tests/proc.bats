@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# /proc (kernel/proc.c): umk's own processes as Linux shows processes.
+# build/harness/procfs prints what it reads there checked against what it
+# knows (its pid, its parent's), so the lines are the same natively.
+
+load helper
+
+BUSYBOX=/bin/busybox
+
+@test "/proc/self: stat, status, cmdline, comm, exe and fd links, as on Linux" {
+	same_as_native $H/procfs self one 'two words'
+	assert_line 'stat: pid ok, comm procfs, state R, ppid ok, threads 1, 52 fields'
+	assert_line 'status: State:	R (running)'
+	assert_line 'cmdline: [procfs] [self] [one] [two words]'
+	assert_line 'readlink(/proc/self/exe) ends in procfs'
+	assert_line 'a pipe is pipe:[...]: 1'
+	assert_line 'readlink(/proc/self/fd/99) = -1 ENOENT'
+}
+
+@test "a second thread shows in /proc/self/stat and status" {
+	same_as_native $H/procfs threads
+	assert_line 'stat: pid ok, comm procfs, state R, ppid ok, threads 2, 52 fields'
+	assert_line 'status: Threads:	2'
+}
+
+@test "a child started with vfork and execve: its /proc/PID, sleeping, as a zombie, then gone once reaped" {
+	same_as_native $H/procfs child
+	assert_line 'stat: pid ok, comm procfs, state S, ppid ok, threads 1, 52 fields'
+	assert_line 'cmdline: [procfs] [wait] [an argument]'
+	assert_line 'stat: pid ok, comm procfs, state Z, ppid ok, threads 1, 52 fields'
+	assert_line 'open(/proc/PID/cmdline) once reaped = ENOENT'
+}
+
+@test "/proc lists umk's processes only" {
+	umk $BUSYBOX ls /proc
+	assert_output $'1\nself'
+}
+
+@test "busybox ps and pidof see umk's own process" {
+	[[ -x $BUSYBOX ]] || fail "no $BUSYBOX: run make (it installs busybox-static)"
+	umk $BUSYBOX ps -o pid,ppid,stat,comm,args
+	assert_line --index 0 --regexp '^PID +PPID +STAT +COMMAND +COMMAND$'
+	assert_line --index 1 --regexp '^ +1 +0 +R +busybox +/bin/busybox ps -o pid,ppid,stat,comm,args$'
+	assert_equal "${#lines[@]}" 2
+	umk $BUSYBOX pidof busybox
+	assert_output 1
+}
