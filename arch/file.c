@@ -3,7 +3,7 @@
  *
  * Thin wrappers over host system calls: each returns what the call returns,
  * or -errno (host errno values are Linux's, so they pass through as is).
- * The exec loader reads programs with os_open_read/os_pread; the console
+ * The console
  * driver uses os_read/os_write/os_poll_now/os_ioctl_winsize on the fds umk
  * inherited; kernel/hostfs.c reaches the host's files by path with the
  * rest (flags and modes have Linux's values, which are the host's). Host calls made here are never restarted by umk: the timer
@@ -24,13 +24,6 @@
 #include <umk/arch.h>
 
 _Static_assert(sizeof(struct winsize) == 8, "struct winsize is 8 bytes");
-
-int os_open_read(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
 
 ssize_t os_pread(int fd, void *buf, size_t n, u64 off)
 {
@@ -72,20 +65,6 @@ int os_fstat(int fd, void *statbuf)
 {
 	_Static_assert(sizeof(struct stat) == 144, "struct stat is 144 bytes");
 	return fstat(fd, statbuf) ? -errno : 0;
-}
-
-int os_is_regular(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return -errno;
-	return S_ISREG(st.st_mode) ? 1 : 0;
-}
-
-int os_access_exec(const char *path)
-{
-	return access(path, X_OK) ? -errno : 0;
 }
 
 int os_open(const char *path, int flags, int mode)

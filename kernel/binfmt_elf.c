@@ -25,7 +25,7 @@ static int check_interp(struct linux_binprm *bprm, const Elf64_Phdr *ph)
 
 	memset(interp, 0, sizeof(interp));
 	if (ph->p_offset > (u64)bprm->size || n > (u64)bprm->size - ph->p_offset ||
-	    read_exact(bprm->fd, interp, n, ph->p_offset) || !interp[0])
+	    read_exact(bprm->file, interp, n, ph->p_offset) || !interp[0])
 		snprintf(interp, sizeof(interp), "an interpreter");
 	return exec_fail(-ENOEXEC, "dynamically linked (needs %s): umk runs static programs only",
 			 interp);
@@ -45,7 +45,7 @@ int check_elf_headers(struct linux_binprm *bprm, unsigned long *lo, unsigned lon
 	bool entry_ok = false;
 	int i, err, nload = 0, prev = -1;
 
-	err = read_exact(bprm->fd, head, min((u64)bprm->size, sizeof(head)), 0);
+	err = read_exact(bprm->file, head, min((u64)bprm->size, sizeof(head)), 0);
 	if (err)
 		return exec_fail(err, "read error (%s)", err_name(err));
 	if (bprm->size < SELFMAG || memcmp(head, ELFMAG, SELFMAG))
@@ -77,7 +77,7 @@ int check_elf_headers(struct linux_binprm *bprm, unsigned long *lo, unsigned lon
 	if (eh->e_phoff > (u64)bprm->size || phsize > (u64)bprm->size - eh->e_phoff)
 		return bad_elf("program headers beyond the end of the file");
 	bprm->phdrs = kmalloc(phsize);
-	err = read_exact(bprm->fd, bprm->phdrs, phsize, eh->e_phoff);
+	err = read_exact(bprm->file, bprm->phdrs, phsize, eh->e_phoff);
 	if (err)
 		return exec_fail(err, "read error (%s)", err_name(err));
 
@@ -197,7 +197,7 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 		if (ph->p_offset <= eh->e_phoff && eh->e_phoff < ph->p_offset + ph->p_filesz)
 			bprm->phdr_addr = vaddr + (eh->e_phoff - ph->p_offset);
 		if (ph->p_filesz) {
-			err = read_exact(bprm->fd, (void *)vaddr, ph->p_filesz, ph->p_offset);
+			err = read_exact(bprm->file, (void *)vaddr, ph->p_filesz, ph->p_offset);
 			if (err)
 				return exec_fail(err, "read error (%s)", err_name(err));
 		}

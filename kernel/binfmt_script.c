@@ -12,6 +12,7 @@
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/fs.h>
 
 #include "binfmts.h"
 
@@ -27,7 +28,7 @@ int load_script(struct linux_binprm *bprm)
 	int i;
 
 	buf = kmalloc(BINPRM_BUF_SIZE + 1);
-	n = os_pread(bprm->fd, buf, BINPRM_BUF_SIZE, 0);
+	n = bprm->file->f_op->read_kernel(bprm->file, buf, BINPRM_BUF_SIZE, 0);
 	if (n < 2 || buf[0] != '#' || buf[1] != '!') {
 		kfree(buf);
 		return n < 0 ? exec_fail((int)n, "read error (%s)", err_name((int)n)) : 0;

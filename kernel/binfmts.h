@@ -42,7 +42,7 @@ struct linux_binprm {
 	const char *filename;		/* the path, as given (argv, AT_EXECFN) */
 	const char *interp;		/* the file loaded: filename or its
 					 * interpreter (/proc/PID/exe) */
-	int fd;				/* host fd of the file */
+	struct file *file;		/* the file being loaded */
 	/* argv[0] of the program is replaced by these (scripts) */
 	const char *prefix[3 * BINPRM_MAX_SCRIPTS];
 	int nprefix;
@@ -75,7 +75,8 @@ int exec_fail(int err, const char *fmt, ...) __printf(2, 3);
 /* exec.c: "ENOENT", or "error" */
 const char *err_name(int err);
 /* exec.c: read exactly n bytes of the program at off. */
-int read_exact(int fd, void *buf, size_t n, u64 off);
+struct file;
+int read_exact(struct file *f, void *buf, size_t n, u64 off);
 
 /* binfmt_script.c: if the open file is a "#!" script, make its
  * interpreter the file to load: 1 if so, 0 if not a script, -errno. */

@@ -87,12 +87,12 @@ const char *err_name(int err)
 
 /* Read exactly n bytes at off; the caller has checked off + n <= size, so
  * a short read means the file changed under us. */
-int read_exact(int fd, void *buf, size_t n, u64 off)
+int read_exact(struct file *f, void *buf, size_t n, u64 off)
 {
 	char *p = buf;
 
 	while (n) {
-		ssize_t r = os_pread(fd, p, n, off);
+		ssize_t r = f->f_op->read_kernel(f, p, n, (s64)off);
 
 		if (r < 0)
 			return (int)r;
@@ -105,33 +105,33 @@ int read_exact(int fd, void *buf, size_t n, u64 off)
 	return 0;
 }
 
-/* fs/exec.c's do_open_execat: a regular file with execute permission. */
+/* fs/exec.c's do_open_execat: a regular file with execute permission,
+ * found through the process's view of the files (its cwd, umk's tmpfs,
+ * the host's read-only root: kernel/namei.c). */
 static int open_exec(struct linux_binprm *bprm)
 {
 	const char *path = bprm->interp;
-	int r;
+	struct file *f;
+	int err;
 
 	if (strnlen(path, PATH_MAX) >= PATH_MAX)
 		return exec_fail(-ENAMETOOLONG, "path too long");
-	r = os_is_regular(path);
-	if (r == -ENOENT)
-		return exec_fail(r, "no such file");
-	if (r < 0)
-		return exec_fail(r, "cannot look it up (%s)", err_name(r));
-	if (r == 0)
+	f = filp_open(path, O_RDONLY, 0, &err);
+	if (!f && err == -ENOENT)
+		return exec_fail(err, "no such file");
+	if (!f)
+		return exec_fail(err, "cannot open it (%s)", err_name(err));
+	bprm->file = f;
+	if (!f->f_inode || !S_ISREG(f->f_inode->i_mode))
 		return exec_fail(-EACCES, "not a regular file");
-	r = os_access_exec(path);
-	if (r == -EACCES)
-		return exec_fail(r, "permission denied: not executable");
-	if (r < 0)
-		return exec_fail(r, "cannot check permissions (%s)", err_name(r));
-	r = os_open_read(path);
-	if (r < 0)
-		return exec_fail(r, "cannot open it (%s)", err_name(r));
-	bprm->fd = r;
-	bprm->size = os_file_size(bprm->fd);
-	if (bprm->size < 0)
-		return exec_fail((int)bprm->size, "cannot stat it (%s)", err_name((int)bprm->size));
+	err = inode_permission(&f->f_path, MAY_EXEC);
+	if (err == -EACCES)
+		return exec_fail(err, "permission denied: not executable");
+	if (err)
+		return exec_fail(err, "cannot check permissions (%s)", err_name(err));
+	if (!f->f_op->read_kernel)
+		return exec_fail(-EACCES, "a file umk cannot read a program from");
+	bprm->size = f->f_inode->i_size;
 	return 0;
 }
 
@@ -392,7 +392,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	      bool from_user, struct pt_regs *regs, const char **why)
 {
 	struct linux_binprm bprm = {
-		.filename = path, .interp = path, .fd = -1, .from_user = from_user,
+		.filename = path, .interp = path, .from_user = from_user,
 		.argv = argv, .envp = envp,
 	};
 	unsigned long lo = 0, hi = 0;
@@ -410,8 +410,8 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		err = load_script(&bprm);
 		if (err <= 0)
 			break;
-		os_close(bprm.fd);
-		bprm.fd = -1;
+		fput(bprm.file);
+		bprm.file = NULL;
 	}
 	if (err)
 		goto out;
@@ -442,8 +442,8 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	exec_mmap(&bprm, regs);
 	trace_with(TR_TASK, &(struct trace_fields){ .other = current->pid, .what = "exec" }, "exec %s", path);
 out:
-	if (bprm.fd >= 0)
-		os_close(bprm.fd);
+	if (bprm.file)
+		fput(bprm.file);
 	kfree(bprm.phdrs);
 	kfree(bprm.strings);
 	while (bprm.nscripts)

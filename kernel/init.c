@@ -42,6 +42,34 @@ static void kernel_init(void *unused)
 	arch_enter_user(tsk->regs);
 }
 
+/*
+ * PROGRAM on umk's command line is a host file. If umk's own file systems
+ * hide it (a program under /tmp, which is umk's tmpfs), its host directory
+ * is shown read-only at the same path, as --rw would show it writable, so
+ * that pid 1 can be loaded and finds its neighbours where it was told.
+ */
+static void show_program_dir(const char *program, const char *cwd)
+{
+	char path[PATH_MAX], *slash;
+	struct stat st;
+	struct path p;
+	int n;
+
+	n = program[0] == '/' ? snprintf(path, sizeof(path), "%s", program)
+			      : snprintf(path, sizeof(path), "%s/%s", cwd, program);
+	if (n <= 0 || n >= (int)sizeof(path) || os_lstat(path, &st))
+		return;		/* not on the host: exec says why */
+	if (!kern_path_at(AT_FDCWD, path, 0, &p)) {
+		path_put(&p);
+		return;		/* seen already */
+	}
+	slash = strrchr(path, '/');
+	if (slash == path)
+		return;
+	*slash = '\0';
+	vfs_mount_host_dir(path, true);
+}
+
 void start_kernel(const struct boot_options *opts)
 {
 	int i;
@@ -67,6 +95,7 @@ void start_kernel(const struct boot_options *opts)
 	vdso_init();
 	sched_init();
 	vfs_init(opts->rw_dirs, opts->nr_rw_dirs, opts->cwd);
+	show_program_dir(opts->argv[0], opts->cwd);
 	create_init_task(kernel_init, NULL);
 	cpu_idle();
 }

@@ -139,6 +139,18 @@ static int make_mountpoint(const char *dir, struct path *res)
 	return 0;
 }
 
+void vfs_mount_host_dir(const char *dir, bool rdonly)
+{
+	struct super_block *sb;
+	struct path p;
+
+	if (make_mountpoint(dir, &p))
+		panic("vfs_mount_host_dir: %s: no mount point", dir);
+	sb = hostfs_fill_super(dir, rdonly);
+	mount_at(sb, sb->s_root, &p);
+	path_put(&p);
+}
+
 /* The idle task's fs_struct, which pid 1 copies (Linux's init_fs). */
 static struct fs_struct init_fs = { .users = 1, .umask = 0022 };
 
@@ -166,13 +178,8 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 	devices_mount();
 	sb = proc_fill_super();
 	mount_node(sb, sb->s_root, "/proc");
-	for (i = 0; i < nr_rw_dirs; i++) {
-		if (make_mountpoint(rw_dirs[i], &p))
-			panic("vfs_init: --rw %s: no mount point", rw_dirs[i]);
-		sb = hostfs_fill_super(rw_dirs[i], false);
-		mount_at(sb, sb->s_root, &p);
-		path_put(&p);
-	}
+	for (i = 0; i < nr_rw_dirs; i++)
+		vfs_mount_host_dir(rw_dirs[i], false);
 	if (!kern_path_at(AT_FDCWD, cwd, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p)) {
 		set_fs_pwd(&init_fs, &p);
 		path_put(&p);

@@ -70,7 +70,9 @@ parent: "parent heap", brk grew by 4 KiB'
 	trace_has '^[0-9]+ task switch_mm mm [0-9]+ -> mm [0-9]+ \([0-9]+ regions\)$'
 }
 
-# Scripts: "#!" lines, as fs/binfmt_script.c reads them.
+# Scripts: "#!" lines, as fs/binfmt_script.c reads them. The test's files
+# are in a host directory under /tmp, which umk shows with --rw (its own
+# /tmp is its tmpfs).
 script() {
 	local f=$BATS_TEST_TMPDIR/$1
 	printf '%s\n' "$2" >"$f"
@@ -81,9 +83,9 @@ script() {
 	script inner '#!/bin/busybox sh
 echo "inner: $0 $*"'
 	script outer "#!$BATS_TEST_TMPDIR/inner  one arg "
-	same_as_native "$BATS_TEST_TMPDIR/inner" a b
+	same_as_native --rw="$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/inner" a b
 	assert_output "inner: $BATS_TEST_TMPDIR/inner a b"
-	same_as_native "$BATS_TEST_TMPDIR/outer" a b
+	same_as_native --rw="$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/outer" a b
 	assert_output "inner: $BATS_TEST_TMPDIR/inner one arg $BATS_TEST_TMPDIR/outer a b"
 }
 
@@ -98,7 +100,7 @@ echo "inner: $0 $*"'
 		want=${f#*:}
 		f=${f%:*}
 		[[ $f == /* ]] || f=$BATS_TEST_TMPDIR/$f
-		same_as_native $H/forks exec "$f"
+		same_as_native --rw="$BATS_TEST_TMPDIR" $H/forks exec "$f"
 		assert_output "execve: $want"
 	done
 }
@@ -112,7 +114,7 @@ bb() {
 		mkdir -p "$bin"
 		/bin/busybox --install -s "$bin"
 	fi
-	PATH=$bin same_as_native /bin/busybox sh -c "$1"
+	PATH=$bin same_as_native --rw="$BATS_TEST_TMPDIR" /bin/busybox sh -c "$1"
 }
 
 @test "busybox sh: a pipeline of three stages, a subshell, command substitution" {
@@ -138,4 +140,15 @@ abc'
 	assert_equal "$status" 99
 	assert_equal "$stderr" "harness: fork: ENOMEM"
 	assert_equal "$output" ""
+}
+
+@test "busybox sh: a script written into umk's /tmp runs from there, with redirections and reads back" {
+	bb 'cd /tmp && printf "#!/bin/busybox sh\necho \"script \$0 \$*\"\n" > umk-test-s.sh && chmod +x umk-test-s.sh && ./umk-test-s.sh x y > out.txt; cat out.txt; rm umk-test-s.sh out.txt; pwd'
+	assert_output 'script ./umk-test-s.sh x y
+/tmp'
+}
+
+@test "busybox: ls -l of a host directory, find, stat and date +%Y as natively" {
+	bb 'ls -l /usr/share/common-licenses | head -3; find /usr/share/common-licenses -name "GPL*" | sort; stat -c "%n %s %F" /bin/busybox; date +%Y'
+	assert_line "$(date +%Y)"
 }

@@ -98,7 +98,6 @@ unsigned long arch_vdso_map(void **data);
 
 /* ---- arch/file.c: host files, the console ---- */
 
-int os_open_read(const char *path);	/* fd or -errno */
 /* Host files by path, for kernel/hostfs.c: open(2), with O_CLOEXEC and
  * O_NOCTTY added, and the calls on names. Each returns 0 (or an fd, a
  * length) or -errno. times is two struct timespec (utimensat). */
@@ -126,8 +125,6 @@ ssize_t os_write(int fd, const void *buf, size_t n);
 int os_close(int fd);
 s64 os_file_size(int fd);
 int os_fstat(int fd, void *statbuf);	/* a 144-byte Linux struct stat */
-int os_is_regular(const char *path);	/* 1, 0, or -errno (ENOENT ...) */
-int os_access_exec(const char *path);	/* 0 or -errno */
 /* Poll one host fd: returns POLLIN/POLLOUT/POLLHUP/POLLERR/POLLNVAL bits
  * (Linux values) that are ready now, without waiting. */
 int os_poll_now(int fd, int events);

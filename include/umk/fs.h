@@ -454,6 +454,9 @@ static inline bool mnt_is_readonly(const struct vfsmount *mnt)
  * as tmpfs, the device nodes, /proc; then pid 1's fs_struct, in cwd (the
  * host's working directory) if it can be reached. */
 void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd);
+/* Show the host directory dir (absolute) at the same path, read-only or
+ * not: what --rw DIR does, at boot. */
+void vfs_mount_host_dir(const char *dir, bool rdonly);
 
 /* kernel/namei.c: path resolution. */
 #define LOOKUP_FOLLOW 0x0001		/* follow a symlink at the end */

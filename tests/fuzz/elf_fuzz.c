@@ -80,7 +80,7 @@ static bool overlaps(unsigned long start, unsigned long end)
 }
 
 /* As exec.c's: exactly n bytes at off, -EIO past the end of the file. */
-int read_exact(int fd, void *buf, size_t n, u64 off)
+int read_exact(struct file *f, void *buf, size_t n, u64 off)
 {
 	if (off > input_size || n > input_size - off)
 		return -EIO;
@@ -179,7 +179,7 @@ void panic(const char *fmt, ...)
  */
 static int check(const uint8_t *data, size_t size)
 {
-	struct linux_binprm bprm = { .filename = "input", .fd = -1, .size = (s64)size };
+	struct linux_binprm bprm = { .filename = "input", .size = (s64)size };
 	static struct mm_struct mm;
 	unsigned long lo = 0, hi = 0;
 	int err;
