@@ -13,8 +13,10 @@
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/futex.h>
 #include <umk/mm.h>
 #include <umk/resource.h>
+#include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
@@ -69,10 +71,13 @@ static struct signal_struct *alloc_signal(struct signal_struct *old)
 {
 	struct signal_struct *sig = kmalloc(sizeof(*sig));
 
-	if (old)
+	if (old) {
 		memcpy(sig->rlim, old->rlim, sizeof(sig->rlim));
-	else
+		sig->pgrp = old->pgrp;
+		sig->session = old->session;
+	} else {
 		rlimit_init(sig->rlim);
+	}
 
 	INIT_LIST_HEAD(&sig->thread_head);
 	init_waitqueue_head(&sig->wait_chldexit);
@@ -143,6 +148,9 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	}
 	p->pid = alloc_pid();
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	copy_creds(p, parent);
+	sched_fork(p, parent);
+	rseq_fork(p, flags);
 	p->blocked = parent->blocked;
 	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
 		p->sas_ss_sp = parent->sas_ss_sp;
@@ -286,11 +294,13 @@ static void mm_release(struct task_struct *tsk)
 
 void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm)
 {
+	futex_exec_release(tsk);
 	mm_release(tsk);
 }
 
 void exit_mm_release(struct task_struct *tsk, struct mm_struct *mm)
 {
+	futex_exit_release(tsk);
 	mm_release(tsk);
 }
 
@@ -310,6 +320,8 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	p->sighand = copy_sighand(NULL);
 	p->signal = alloc_signal(NULL);
 	p->signal->leader = p;
+	set_special_pids(p);
+	init_creds(p);
 	p->signal->nr_threads = 1;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);
 	p->mm = mm_alloc();

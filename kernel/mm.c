@@ -38,6 +38,7 @@ struct mm_struct *mm_alloc(void)
 	struct mm_struct *mm = kmalloc(sizeof(*mm));
 
 	mm->users = 1;
+	mm->dumpable = SUID_DUMP_USER;
 	INIT_LIST_HEAD(&mm->mmap);
 	return mm;
 }

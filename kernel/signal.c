@@ -319,7 +319,7 @@ void fill_kill_info(kernel_siginfo_t *info, int sig, int code)
 	info->si_code = code;
 	if (code == SI_USER || code == SI_TKILL) {
 		info->_kill.pid = current->tgid;
-		info->_kill.uid = 0;
+		info->_kill.uid = current->cred.uid;
 	}
 }
 
@@ -379,7 +379,7 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
 	info.si_signo = sig;
 	info.si_code = code;
 	info._sigchld.pid = tsk->tgid;
-	info._sigchld.uid = 0;
+	info._sigchld.uid = tsk->cred.uid;
 	info._sigchld.status = status;
 	info._sigchld.utime = tsk->sum_exec_ns / (NSEC_PER_SEC / 100);
 	if (sig)
