@@ -234,6 +234,22 @@ static void preempt(void)
 	print_events();
 }
 
+/* Two threads running fn(arg1) and fn(arg2), given policy and prio in
+ * that order while the caller, SCHED_FIFO 50, keeps the CPU; then wait
+ * for both. */
+static void run_pair(void *(*fn)(void *), void *arg1, void *arg2, int policy, int prio)
+{
+	struct sched_param p = { .sched_priority = prio };
+	pthread_t t1, t2;
+
+	pthread_create(&t1, NULL, fn, arg1);
+	pthread_create(&t2, NULL, fn, arg2);
+	pthread_setschedparam(t1, policy, &p);
+	pthread_setschedparam(t2, policy, &p);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+}
+
 /* ---- yield ---- */
 
 static void *yielder(void *arg)
@@ -257,25 +273,13 @@ static void yield(void)
 	static const char *nq[] = { "Q 1", "Q 2", "Q 3", NULL };
 	static const char *nx[] = { "X 1", "X 2", "X 3", "yield" };
 	static const char *ny[] = { "Y 1", "Y 2", "Y 3", "yield" };
-	struct sched_param p = { .sched_priority = 10 };
-	pthread_t t1, t2;
 
 	set_policy(0, SCHED_FIFO | SCHED_RESET_ON_FORK, 50);
 	printf("FIFO 10, spinning without sched_yield:\n");
-	pthread_create(&t1, NULL, yielder, np);
-	pthread_create(&t2, NULL, yielder, nq);
-	pthread_setschedparam(t1, SCHED_FIFO, &p);
-	pthread_setschedparam(t2, SCHED_FIFO, &p);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
+	run_pair(yielder, np, nq, SCHED_FIFO, 10);
 	print_events();
 	printf("FIFO 10, with sched_yield:\n");
-	pthread_create(&t1, NULL, yielder, nx);
-	pthread_create(&t2, NULL, yielder, ny);
-	pthread_setschedparam(t1, SCHED_FIFO, &p);
-	pthread_setschedparam(t2, SCHED_FIFO, &p);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
+	run_pair(yielder, nx, ny, SCHED_FIFO, 10);
 	print_events();
 }
 
@@ -299,17 +303,9 @@ static void *alternator(void *arg)
 
 static int alternations(int policy, int prio)
 {
-	struct sched_param p = { .sched_priority = prio };
-	pthread_t t1, t2;
-
 	last_runner = 0;
 	switches = 0;
-	pthread_create(&t1, NULL, alternator, (void *)1L);
-	pthread_create(&t2, NULL, alternator, (void *)2L);
-	pthread_setschedparam(t1, policy, &p);
-	pthread_setschedparam(t2, policy, &p);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
+	run_pair(alternator, (void *)1L, (void *)2L, policy, prio);
 	return switches;
 }
 
