@@ -32,7 +32,7 @@
 
 /* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
  * past it clone fails with -EAGAIN, as Linux's copy_process does. Apart
- * from it, RLIMIT_NPROC limits the tasks of umk's one user (every task:
+ * from it, RLIMIT_NPROC limits the tasks of every user together (every task:
  * nr_threads, which counts all but pid 1, plus one) to the creator's soft
  * limit. */
 #define MAX_THREADS 4096
@@ -134,9 +134,9 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		*err = -EAGAIN;
 		return NULL;
 	}
-	/* Linux exempts root (INIT_USER, CAP_SYS_RESOURCE) here; umk, whose
-	 * every task is root, enforces the limit all the same, or it would
-	 * mean nothing (README.md, departures). */
+	/* Linux counts the real uid's tasks and exempts root (INIT_USER,
+	 * CAP_SYS_RESOURCE); umk counts every task and exempts nobody
+	 * (README.md, departures). */
 	if ((unsigned long)nr_threads + 1 >= rlimit(RLIMIT_NPROC)) {
 		*err = -EAGAIN;
 		return NULL;
