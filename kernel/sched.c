@@ -331,7 +331,8 @@ void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, 
 		enqueue_task(p, task_rank(p) < old_rank);
 	if (p == current ? waiting_outranks(current) : queued && task_rank(p) > task_rank(current))
 		resched_curr();
-	else if (current != idle_task && !slice_timer.pending)
+	/* current's slice follows its new policy; p's may now be due */
+	if (p == current || !slice_timer.pending)
 		start_slice(current);
 }
 
