@@ -1,6 +1,7 @@
 /*
  * kernel/sys.c: small system calls about the task and the system
- * (kernel/sys.c, arch/x86/kernel/process_64.c).
+ * (kernel/sys.c, arch/x86/kernel/process_64.c): pids, user and group ids,
+ * uname, arch_prctl, prctl, process groups and sessions.
  *
  * Every task has its own credentials (include/umk/cred.h); pid 1 starts
  * as root, and the set*id calls below change them with Linux's rules.
