@@ -174,6 +174,19 @@ static void scenario_kill(void)
 	show("sched_setscheduler(0, SCHED_BATCH, 0)",
 	     rsys(SYS_sched_setscheduler, 0, SCHED_BATCH, &(struct sched_param){ 0 }));
 	show("get_robust_list(parent, ...)", rsys(SYS_get_robust_list, parent, &si, &rl));
+	show("setsid()", rsys0(SYS_setsid) > 0 ? 0 : -1);
+	show("kill(parent, SIGCONT) from another session", rsys(SYS_kill, parent, sig));
+}
+
+/* Start the child above and wait for it: waitid tells its real uid. */
+static void kill_parent(const char *self)
+{
+	pid_t pid = spawn(self, (char *[]){ (char *)self, "kill-child", NULL });
+	siginfo_t si;
+
+	if (waitid(P_PID, pid, &si, WEXITED))
+		die("waitid failed");
+	printf("child: exit %d, its uid %u\n", si.si_status, (unsigned int)si.si_uid);
 }
 
 /* exec keeps the real and effective ids, makes the saved ones the
@@ -215,8 +228,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "gids"))
 		scenario_gids();
 	else if (!strcmp(what, "kill"))
-		printf("child: %s\n",
-		       status_text(wait_status(spawn(argv[0], (char *[]){ argv[0], "kill-child", NULL }))));
+		kill_parent(argv[0]);
 	else if (!strcmp(what, "kill-child"))
 		scenario_kill();
 	else if (!strcmp(what, "exec"))

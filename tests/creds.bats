@@ -100,7 +100,9 @@ sched_setscheduler(0, SCHED_FIFO, 1) = -1 EPERM
 sched_setscheduler(parent, SCHED_BATCH, 0) = -1 EPERM
 sched_setscheduler(0, SCHED_BATCH, 0) = 0
 get_robust_list(parent, ...) = -1 EPERM
-child: exit 0'
+setsid() = 0
+kill(parent, SIGCONT) from another session = -1 EPERM
+child: exit 0, its uid 54321'
 }
 
 @test "exec keeps the real and effective ids, saves the effective ones, and tells the program in its auxv" {
