@@ -179,7 +179,7 @@ static void scenario_kill(void)
 }
 
 /* Start the child above and wait for it: waitid tells its real uid. */
-static void kill_parent(const char *self)
+static void kill_scenario(const char *self)
 {
 	pid_t pid = spawn(self, (char *[]){ (char *)self, "kill-child", NULL });
 	siginfo_t si;
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "gids"))
 		scenario_gids();
 	else if (!strcmp(what, "kill"))
-		kill_parent(argv[0]);
+		kill_scenario(argv[0]);
 	else if (!strcmp(what, "kill-child"))
 		scenario_kill();
 	else if (!strcmp(what, "exec"))

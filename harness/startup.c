@@ -3,7 +3,7 @@
  * of the list when a holder dies), rseq (and an abort of its critical
  * section by a signal), prctl's name, death signal and dumpable flag.
  *
- *   startup time|getrandom|robust|rseq|prctl|pdeath
+ *   startup time|getrandom|robust|rseq|rseq-exec|prctl|pdeath
  *
  * Every line is the same natively and under umk; CPU and node numbers are
  * printed as relations (the host's CPU may be another than umk's one). */
@@ -204,6 +204,15 @@ static void test_rseq(void)
 	show("unregister again", rsys(SYS_rseq, &rs, 32, 1, RSEQ_SIG));
 }
 
+/* exec drops a registration: the new program may register at once. */
+static void test_rseq_exec(const char *self)
+{
+	show("rseq(area, 32)", rsys(SYS_rseq, &rs, 32, 0, RSEQ_SIG));
+	fflush(stdout);
+	execl(self, self, "rseq-after-exec", (char *)NULL);
+	die("execl failed");
+}
+
 static char thread_name[16];
 
 static int name_thread(void *arg)
@@ -217,7 +226,7 @@ static void test_prctl(void)
 {
 	char name[32];
 	int sig = -1;
-	pid_t pid;
+	volatile pid_t tid = 0;
 
 	memset(name, 'x', sizeof(name));
 	show("prctl(PR_SET_NAME, \"a-name-of-24-characters\")",
@@ -227,11 +236,14 @@ static void test_prctl(void)
 	show("prctl(PR_SET_NAME, bad)", rsys(SYS_prctl, PR_SET_NAME, 8, 0, 0, 0));
 	show("prctl(PR_GET_NAME, bad)", rsys(SYS_prctl, PR_GET_NAME, 8, 0, 0, 0));
 
-	pid = clone(name_thread, child_stack + sizeof(child_stack),
-		    CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
-		    CLONE_CHILD_CLEARTID, NULL, NULL, NULL, &pid);
-	while (pid)	/* cleared by the kernel when the thread is gone */
-		rsys(SYS_futex, &pid, FUTEX_WAIT, pid, NULL);
+	/* the kernel sets tid before the thread runs and clears it when the
+	 * thread is gone (clone's return value could come after that) */
+	if (clone(name_thread, child_stack + sizeof(child_stack),
+		  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+		  CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID, NULL, &tid, NULL, &tid) < 0)
+		die("clone failed");
+	while (tid)
+		rsys(SYS_futex, &tid, FUTEX_WAIT, tid, NULL);
 	rsys(SYS_prctl, PR_GET_NAME, name, 0, 0, 0);
 	printf("a thread names itself \"%s\", the main thread stays \"%s\"\n", thread_name, name);
 
@@ -330,11 +342,15 @@ int main(int argc, char **argv)
 		test_robust();
 	else if (!strcmp(what, "rseq"))
 		test_rseq();
+	else if (!strcmp(what, "rseq-exec"))
+		test_rseq_exec(argv[0]);
+	else if (!strcmp(what, "rseq-after-exec"))
+		show("rseq(area, 32) after exec", rsys(SYS_rseq, &rs, 32, 0, RSEQ_SIG));
 	else if (!strcmp(what, "prctl"))
 		test_prctl();
 	else if (!strcmp(what, "pdeath"))
 		test_pdeath(argv[0]);
 	else
-		die("usage: startup time|getrandom|robust|rseq|prctl|pdeath");
+		die("usage: startup time|getrandom|robust|rseq|rseq-exec|prctl|pdeath");
 	return 0;
 }

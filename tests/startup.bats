@@ -62,6 +62,12 @@ cpu_id after unregistration: -1
 unregister again = -1 EINVAL'
 }
 
+@test "exec drops an rseq registration" {
+	same_as_native $H/startup rseq-exec
+	assert_output 'rseq(area, 32) = 0
+rseq(area, 32) after exec = 0'
+}
+
 @test "prctl: a name is cut to 15 bytes and is per thread; the death signal and dumpable flag round-trip" {
 	same_as_native $H/startup prctl
 	assert_output 'prctl(PR_SET_NAME, "a-name-of-24-characters") = 0
