@@ -26,26 +26,34 @@ static const char *yes(int c) { return c ? "yes" : "no"; }
 
 #define NCHILD 4
 static char stacks[NCHILD][65536] __attribute__((aligned(16)));
-static volatile int usr2_count;
+static volatile int usr2_count, child_handled;
+static pid_t main_pid;
 
+/* Children share our memory (CLONE_VM), so they count here too. */
 static void on_usr2(int sig)
 {
 	usr2_count++;
+	if (rsys0(SYS_getpid) != main_pid)
+		child_handled = 1;
 }
 
 /* A child that waits for a signal: it dies of one with the default
- * action, or returns 3 after a handler. */
+ * action, or returns 3 once SIGUSR2's handler has run in it. SIGUSR2 is
+ * taken only inside rt_sigsuspend, so none is missed before it waits. */
 static int waiter(void *arg)
 {
-	for (;;)
-		if (rsys0(SYS_pause) == -4)	/* EINTR: a handler ran */
-			return 3;
+	unsigned long usr2 = 1UL << (SIGUSR2 - 1), none = 0;
+
+	rsys(SYS_rt_sigprocmask, SIG_BLOCK, &usr2, NULL, 8);
+	while (!child_handled)
+		rsys(SYS_rt_sigsuspend, &none, 8);
+	return 3;
 }
 
 /* A child that makes a session of its own, then waits. */
 static int session_maker(void *arg)
 {
-	*(long *)arg = rsys0(SYS_setsid);
+	*(volatile long *)arg = rsys0(SYS_setsid);
 	return waiter(NULL);
 }
 
@@ -68,7 +76,7 @@ static void calls(const char *self)
 {
 	struct sigaction sa = { .sa_handler = on_usr2 };
 	pid_t me = getpid(), a, b, c, d, e, x;
-	long c_sid = 0;
+	volatile long c_sid = 0;
 	siginfo_t si;
 	int status;
 
@@ -108,8 +116,9 @@ static void calls(const char *self)
 	show("kill(-77777, SIGTERM)", rsys(SYS_kill, -77777, SIGTERM));
 
 	/* c: a session of its own */
-	c = start(2, session_maker, &c_sid);
-	settle();
+	c = start(2, session_maker, (void *)&c_sid);
+	while (!c_sid)
+		settle();
 	printf("setsid() in a child returns its pid: %s, getsid(c) == c: %s, getpgid(c) == c: %s\n",
 	       yes(c_sid == c), yes(rsys(SYS_getsid, c) == c), yes(rsys(SYS_getpgid, c) == c));
 	show("setpgid(c, c) (another session's leader)", rsys(SYS_setpgid, c, c));
@@ -173,6 +182,7 @@ int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 
+	main_pid = getpid();
 	if (!strcmp(what, "sleep"))
 		return waiter(NULL);
 	if (!strcmp(what, "calls"))
