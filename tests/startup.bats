@@ -103,3 +103,42 @@ grandchild: SIGUSR1 came after the parent died: yes'
 	assert_success
 	assert_output --partial 'a-name-of-24-ch'
 }
+
+@test "a static glibc program starts: glibc's set_robust_list and rseq succeed in every thread, and sched_getcpu says CPU 0" {
+	require_umk
+	cat >"$BATS_TEST_TMPDIR/g.c" <<'C'
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/auxv.h>
+
+static void *thread(void *arg)
+{
+	printf("thread: cpu %d\n", sched_getcpu());
+	return arg;
+}
+
+int main(void)
+{
+	pthread_t t;
+
+	printf("main: cpu %d\n", sched_getcpu());
+	pthread_create(&t, NULL, thread, NULL);
+	pthread_join(t, NULL);
+	return 0;
+}
+C
+	gcc -static -O1 -o "$BATS_TEST_TMPDIR/g" "$BATS_TEST_TMPDIR/g.c" -lpthread ||
+		skip "no static glibc to link with (libc6-dev)"
+	same_as_native -p --trace "$BATS_TEST_TMPDIR/g"
+	assert_output 'main: cpu 0
+thread: cpu 0'
+	run untimed "$stderr"
+	assert_line '1 exit set_robust_list = 0'
+	assert_line --regexp '^1 enter rseq\(0x[0-9a-f]+, 32, 0, 0x53053053\)$'
+	assert_line '1 exit rseq = 0'
+	assert_line '2 exit set_robust_list = 0'
+	assert_line '2 exit rseq = 0'
+	refute_line --regexp 'nosys (set_robust_list|rseq|getrandom|prlimit64)'
+}
