@@ -272,15 +272,16 @@ long sys_get_robust_list(int pid, struct robust_list_head __user *__user *head_p
 	return put_user(p->robust_list, head_ptr);
 }
 
-/* An entry pointer as user space stores it: bit 0 says "PI futex". */
-static int fetch_robust_entry(struct robust_list __user **entry,
-			      struct robust_list __user *__user *head, bool *pi)
+/* The entry pointer stored at user address addr: bit 0 says "PI futex".
+ * A list is user data that may point anywhere, misaligned included, so
+ * its addresses are kept as numbers and only ever copied from. */
+static int fetch_robust_entry(unsigned long *entry, unsigned long addr, bool *pi)
 {
 	unsigned long uentry;
 
-	if (get_user(uentry, (unsigned long __user *)head))
+	if (get_user(uentry, (unsigned long __user *)addr))
 		return -EFAULT;
-	*entry = (struct robust_list __user *)(uentry & ~1UL);
+	*entry = uentry & ~1UL;
 	*pi = uentry & 1;
 	return 0;
 }
@@ -293,13 +294,14 @@ static int fetch_robust_entry(struct robust_list __user **entry,
  * -1 stops the walk (a misaligned or unreadable word). One CPU and no
  * preemption: Linux's cmpxchg is a read and a write here.
  */
-static int handle_futex_death(u32 __user *uaddr, struct task_struct *curr, bool pi,
+static int handle_futex_death(unsigned long addr, struct task_struct *curr, bool pi,
 			      bool pending_op)
 {
+	u32 __user *uaddr = (u32 __user *)addr;
 	u32 uval;
 	pid_t owner;
 
-	if ((unsigned long)uaddr % sizeof(*uaddr))
+	if (addr % sizeof(u32))
 		return -1;
 	if (get_user(uval, uaddr))
 		return -1;
@@ -323,26 +325,27 @@ static int handle_futex_death(u32 __user *uaddr, struct task_struct *curr, bool 
  * fault ends the walk quietly. */
 static void exit_robust_list(struct task_struct *curr)
 {
-	struct robust_list_head __user *head = curr->robust_list;
-	struct robust_list __user *entry, *next_entry, *pending;
+	unsigned long head = (unsigned long)curr->robust_list;
+	unsigned long entry, next_entry, pending, futex_offset;
 	unsigned int limit = ROBUST_LIST_LIMIT;
 	bool pi, next_pi, pip;
-	long futex_offset;
 	int rc;
 
-	if (fetch_robust_entry(&entry, &head->list.next, &pi))
+	if (fetch_robust_entry(&entry, head + offsetof(struct robust_list_head, list), &pi))
 		return;
-	if (get_user(futex_offset, &head->futex_offset))
+	if (get_user(futex_offset,
+		     (unsigned long __user *)(head + offsetof(struct robust_list_head, futex_offset))))
 		return;
-	if (fetch_robust_entry(&pending, &head->list_op_pending, &pip))
+	if (fetch_robust_entry(&pending, head + offsetof(struct robust_list_head, list_op_pending),
+			       &pip))
 		return;
 
-	while (entry != &head->list) {
-		rc = fetch_robust_entry(&next_entry, &entry->next, &next_pi);
+	/* the list ends where it started: at the head's own list member */
+	while (entry != head + offsetof(struct robust_list_head, list)) {
+		rc = fetch_robust_entry(&next_entry, entry + offsetof(struct robust_list, next),
+					&next_pi);
 		/* a pending lock may already be on the list: once only */
-		if (entry != pending &&
-		    handle_futex_death((u32 __user *)((char __user *)entry + futex_offset), curr,
-				       pi, false))
+		if (entry != pending && handle_futex_death(entry + futex_offset, curr, pi, false))
 			return;
 		if (rc)
 			return;
@@ -352,8 +355,7 @@ static void exit_robust_list(struct task_struct *curr)
 			break;
 	}
 	if (pending)
-		handle_futex_death((u32 __user *)((char __user *)pending + futex_offset), curr, pip,
-				   true);
+		handle_futex_death(pending + futex_offset, curr, pip, true);
 }
 
 void futex_exit_release(struct task_struct *tsk)
