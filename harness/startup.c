@@ -88,6 +88,19 @@ static int robust_child(void *arg)
 	return 0;
 }
 
+/* A list head at an odd address, which the kernel walks all the same
+ * (umk's UBSan build stopped on it once, from the fuzzer). */
+static int misaligned_child(void *arg)
+{
+	static char area[64] __attribute__((aligned(8)));
+
+	memset(area, 0xff, sizeof(area));
+	if (rsys(SYS_set_robust_list, area + 1, sizeof(struct robust_list_head)))
+		rsys(SYS_exit, 99);
+	rsys(SYS_exit, 0);
+	return 0;
+}
+
 static void test_robust(void)
 {
 	struct robust_list_head head, *got = NULL;
@@ -116,6 +129,11 @@ static void test_robust(void)
 	       held.word & ~FUTEX_TID_MASK);
 	printf("lock of another tid untouched: %s\n", yes(foreign.word == 12345));
 	printf("free pending lock untouched: %s\n", yes(pending.word == 0));
+
+	pid = clone(misaligned_child, child_stack + sizeof(child_stack), CLONE_VM | SIGCHLD, NULL);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		die("clone or waitpid failed");
+	printf("child with a misaligned list: %s\n", status_text(status));
 }
 
 /* struct rseq of include/uapi/linux/rseq.h */

@@ -37,7 +37,8 @@ get_robust_list(0, bad, &len) = -1 EFAULT
 child: exit 0
 held lock: owner died, waiters kept, tid gone: yes (0xc0000000)
 lock of another tid untouched: yes
-free pending lock untouched: yes'
+free pending lock untouched: yes
+child with a misaligned list: exit 0'
 }
 
 @test "rseq registers with Linux's errors, reports CPU 0, aborts a critical section a signal lands in, and unregisters" {
