@@ -65,7 +65,8 @@ static void scenario_saved(void)
 	show("setgroups(0) with euid 1000", rsys(SYS_setgroups, 0, NULL));
 	show("setresuid(-1, 0, -1)", rsys(SYS_setresuid, -1, 0, -1));
 	ids("effective root again");
-	show("setgroups(0) with euid 0", rsys(SYS_setgroups, 0, NULL));
+	show("setgroups(0, bad) with euid 0", rsys(SYS_setgroups, 0, 8));
+	show("getgroups(4, bad) with no groups", rsys(SYS_getgroups, 4, 8));
 	show("setresuid(2000, 3000, 4000) as root", rsys(SYS_setresuid, 2000, 3000, 4000));
 	ids("after setresuid(2000, 3000, 4000)");
 	show("setresuid(3000, 4000, 2000) (a permutation)", rsys(SYS_setresuid, 3000, 4000, 2000));
@@ -125,6 +126,7 @@ static void scenario_gids(void)
 	show("setgroups(65537, g)", rsys(SYS_setgroups, 65537, g));
 	show("setgroups(-1, g)", rsys(SYS_setgroups, -1, g));
 	show("setgroups(2, bad)", rsys(SYS_setgroups, 2, 8));
+	show("getgroups(4, bad)", rsys(SYS_getgroups, 4, 8));
 	groups();
 	show("setuid(1000)", rsys(SYS_setuid, 1000));
 	show("setgid(50) unprivileged (its own)", rsys(SYS_setgid, 50));

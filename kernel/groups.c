@@ -59,7 +59,7 @@ long sys_getgroups(int gidsetsize, gid_t __user *grouplist)
 		return gi->ngroups;
 	if (gi->ngroups > gidsetsize)
 		return -EINVAL;
-	if (copy_to_user(grouplist, gi->gid, gi->ngroups * sizeof(gid_t)))
+	if (gi->ngroups && copy_to_user(grouplist, gi->gid, gi->ngroups * sizeof(gid_t)))
 		return -EFAULT;
 	return gi->ngroups;
 }
@@ -76,7 +76,7 @@ long sys_setgroups(int gidsetsize, gid_t __user *grouplist)
 	gi = kmalloc(sizeof(*gi) + gidsetsize * sizeof(gid_t));
 	gi->usage = 1;
 	gi->ngroups = gidsetsize;
-	if (copy_from_user(gi->gid, grouplist, gidsetsize * sizeof(gid_t))) {
+	if (gidsetsize && copy_from_user(gi->gid, grouplist, gidsetsize * sizeof(gid_t))) {
 		kfree(gi);
 		return -EFAULT;
 	}

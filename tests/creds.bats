@@ -27,7 +27,8 @@ with saved uid 0: uid 1000 1000 0 fsuid 1000, gid 0 0 0 fsgid 0
 setgroups(0) with euid 1000 = -1 EPERM
 setresuid(-1, 0, -1) = 0
 effective root again: uid 1000 0 0 fsuid 0, gid 0 0 0 fsgid 0
-setgroups(0) with euid 0 = 0
+setgroups(0, bad) with euid 0 = 0
+getgroups(4, bad) with no groups = 0
 setresuid(2000, 3000, 4000) as root = 0
 after setresuid(2000, 3000, 4000): uid 2000 3000 4000 fsuid 3000, gid 0 0 0 fsgid 0
 setresuid(3000, 4000, 2000) (a permutation) = 0
@@ -74,6 +75,7 @@ at the end: uid 1000 1000 1000 fsuid 1000, gid 0 0 0 fsgid 4321'
 	assert_line 'getgroups(2, small) = -1 EINVAL'
 	assert_line 'setgroups(65537, g) = -1 EINVAL'
 	assert_line 'setgroups(2, bad) = -1 EFAULT'
+	assert_line 'getgroups(4, bad) = -1 EFAULT'
 	assert_line 'setgid(60) unprivileged = -1 EPERM'
 	assert_line 'setregid(50, 70) unprivileged = -1 EPERM'
 	assert_line 'at the end: uid 1000 1000 1000 fsuid 1000, gid 50 50 50 fsgid 50'
