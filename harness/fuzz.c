@@ -35,6 +35,17 @@
  *                         again (tests/process.bats tests fork)
  *   rt_sigreturn          only as the last call, through a garbage frame
  *                         (the worker then dies of SIGSEGV, as it should)
+ *   rseq                  never: a registered area in a buffer that later
+ *                         calls fill with garbage makes the kernel's next
+ *                         rseq_cs check a SIGSEGV, by design
+ *   setuid, setreuid, setresuid, setfsuid   only to root (0) or unchanged
+ *                         (-1): a worker that dropped root could not be
+ *                         signalled by the parent (kill's permission check)
+ *   sched_setscheduler, sched_setparam, setpriority   only on the worker
+ *                         itself or pids that do not exist, never a
+ *                         real-time policy nor a nice below 0: a SCHED_FIFO
+ *                         worker busy with its calls would starve the
+ *                         parent, and the parent's own nice is not theirs
  *   kill, tkill, tgkill, rt_(tg)sigqueueinfo   only to the worker itself or
  *                         to pids that do not exist, never SIGKILL: the
  *                         parent and umk's other tasks are not targets;
@@ -494,8 +505,33 @@ static int sanitize(int nr, const char *types, long *a)
 	}
 	switch (nr) {
 	case SYS_exit: case SYS_exit_group: case SYS_execve: case SYS_clone: case SYS_vfork:
-	case SYS_fork: case SYS_rt_sigreturn:
+	case SYS_fork: case SYS_rt_sigreturn: case SYS_rseq:
 		return 0;
+	case SYS_setresuid:
+		a[2] = (long)PICK(0, ~0UL);
+		/* fall through */
+	case SYS_setreuid:
+		a[1] = (long)PICK(0, ~0UL);
+		/* fall through */
+	case SYS_setuid: case SYS_setfsuid:
+		a[0] = (long)PICK(0, ~0UL);
+		break;
+	case SYS_getgroups: case SYS_setgroups:	/* a count of 4-byte gids */
+		if (a[1] >= (long)slots && a[1] < (long)slots + (long)sizeof(slots))
+			a[0] = length(a[1]) / 4;
+		break;
+	case SYS_sched_setscheduler:
+		a[0] = target_pid();
+		a[1] = (long)PICK(0, 3, 5, 4, 6, 7, ~0UL, 0x40000000, 0x40000003);
+		break;
+	case SYS_sched_setparam:	/* the worker is never real-time: EINVAL but for 0 */
+		a[0] = target_pid();
+		break;
+	case SYS_setpriority:
+		a[0] = (long)PICK(0, 0, 3, ~0UL);	/* PRIO_PROCESS, or invalid */
+		a[1] = target_pid();
+		a[2] = (long)PICK(0, 1, 5, 19, 20, 1000);
+		break;
 	case SYS_kill: case SYS_tkill:
 		a[0] = target_pid();
 		break;

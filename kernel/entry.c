@@ -11,6 +11,7 @@
 #include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/fs.h>
+#include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
@@ -44,6 +45,10 @@ void exit_to_user_mode_loop(struct pt_regs *regs)
 			schedule();
 		if (work & _TIF_SIGPENDING)
 			arch_do_signal_or_restart(regs);
+		if (work & _TIF_NOTIFY_RESUME) {
+			clear_ti_flag(current_thread_info(), TIF_NOTIFY_RESUME);
+			rseq_handle_notify_resume(0, regs);
+		}
 	}
 }
 

@@ -29,6 +29,7 @@
 #include <umk/mm.h>
 #include <umk/ptrace.h>
 #include <umk/resource.h>
+#include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
@@ -386,6 +387,9 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	set_task_comm(tsk, bprm->filename);
 	start_thread(regs, bprm->entry, bprm->sp);
 	setup_new_exec();
+	tsk->did_exec = true;	/* setpgid on it is EACCES from now on */
+	exec_creds(tsk);
+	rseq_execve(tsk);
 }
 
 int do_execve(const char *path, const char *const *argv, const char *const *envp,

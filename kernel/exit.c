@@ -44,6 +44,7 @@ void release_task(struct task_struct *p)
 	if (p->state != TASK_DEAD || p->stack)
 		return;		/* still on its stack: finish_task_switch frees it */
 	task_count_dec();	/* a zombie counts until reaped, as on Linux */
+	exit_creds(p);
 	flush_sigqueue(&p->pending);
 	if (thread_group_leader(p) && list_empty(&p->signal->thread_head)) {
 		flush_sigqueue(&p->signal->shared_pending);
@@ -52,10 +53,14 @@ void release_task(struct task_struct *p)
 	kfree(p);
 }
 
-/* Children of a dying process go to pid 1, as Linux's reaper. */
+/* Children of a dying process go to pid 1, as Linux's reaper; each of
+ * their threads that asked for it (PR_SET_PDEATHSIG) gets its signal, sent
+ * to its process as by the dying parent's kill. Linux sends it when the
+ * parent thread exits; umk's parent is the process, so when it is gone. */
 static void forget_original_parent(struct task_struct *father)
 {
-	struct task_struct *reaper = find_task_by_pid(1), *p, *n;
+	struct task_struct *reaper = find_task_by_pid(1), *p, *n, *t;
+	kernel_siginfo_t info;
 
 	if (!reaper || reaper->tgid == father->tgid)
 		return;
@@ -63,6 +68,12 @@ static void forget_original_parent(struct task_struct *father)
 		list_del_init(&p->sibling);
 		p->real_parent = reaper;
 		list_add_tail(&p->sibling, &reaper->children);
+		for_each_thread(p->signal, t) {
+			if (!t->pdeath_signal || check_kill_permission(t->pdeath_signal, t))
+				continue;
+			fill_kill_info(&info, t->pdeath_signal, SI_USER);
+			send_signal(t->pdeath_signal, &info, t, true);
+		}
 		if (p->exit_state == EXIT_ZOMBIE && list_empty(&p->signal->thread_head)) {
 			if (do_notify_parent(p, p->exit_signal))
 				release_task(p);
@@ -175,8 +186,8 @@ static bool eligible_child(struct wait_opts *wo, struct task_struct *p)
 {
 	if (wo->which == P_PID && p->tgid != wo->pid)
 		return false;
-	if (wo->which == P_PGID && wo->pid != 1)
-		return false;	/* umk has one process group */
+	if (wo->which == P_PGID && p->signal->pgrp != wo->pid)
+		return false;
 	/* __WCLONE waits only for children that do not signal SIGCHLD. */
 	if (!(wo->options & __WALL) && ((p->exit_signal != SIGCHLD) ^ !!(wo->options & __WCLONE)))
 		return false;
@@ -189,6 +200,7 @@ static void fill_info(struct wait_opts *wo, struct task_struct *p, int code, int
 	wo->info.si_signo = SIGCHLD;
 	wo->info.si_code = code;
 	wo->info._sigchld.pid = p->tgid;
+	wo->info._sigchld.uid = p->cred.uid;
 	wo->info._sigchld.status = status;
 }
 
@@ -292,7 +304,7 @@ long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __u
 	else if (upid < 0)
 		wo.which = P_PGID, wo.pid = -upid;
 	else if (upid == 0)
-		wo.which = P_PGID, wo.pid = 1;
+		wo.which = P_PGID, wo.pid = current->signal->pgrp;
 	else
 		wo.which = P_PID, wo.pid = upid;
 
@@ -330,7 +342,7 @@ long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int optio
 		if (upid < 0)
 			return -EINVAL;
 		if (!upid)
-			wo.pid = 1;	/* the caller's group: umk's only one */
+			wo.pid = current->signal->pgrp;	/* the caller's group */
 		break;
 	default:
 		return -EINVAL;

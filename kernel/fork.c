@@ -11,8 +11,10 @@
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/futex.h>
 #include <umk/mm.h>
 #include <umk/resource.h>
+#include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
@@ -28,7 +30,7 @@
 
 /* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
  * past it clone fails with -EAGAIN, as Linux's copy_process does. Apart
- * from it, RLIMIT_NPROC limits the tasks of umk's one user (every task:
+ * from it, RLIMIT_NPROC limits the tasks of every user together (every task:
  * nr_threads, which counts all but pid 1, plus one) to the creator's soft
  * limit. */
 #define MAX_THREADS 4096
@@ -67,10 +69,13 @@ static struct signal_struct *alloc_signal(struct signal_struct *old)
 {
 	struct signal_struct *sig = kmalloc(sizeof(*sig));
 
-	if (old)
+	if (old) {
 		memcpy(sig->rlim, old->rlim, sizeof(sig->rlim));
-	else
+		sig->pgrp = old->pgrp;
+		sig->session = old->session;
+	} else {
 		rlimit_init(sig->rlim);
+	}
 
 	INIT_LIST_HEAD(&sig->thread_head);
 	init_waitqueue_head(&sig->wait_chldexit);
@@ -128,9 +133,9 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		*err = -EAGAIN;
 		return NULL;
 	}
-	/* Linux exempts root (INIT_USER, CAP_SYS_RESOURCE) here; umk, whose
-	 * every task is root, enforces the limit all the same, or it would
-	 * mean nothing (README.md, departures). */
+	/* Linux counts the real uid's tasks and exempts root (INIT_USER,
+	 * CAP_SYS_RESOURCE); umk counts every task and exempts nobody
+	 * (README.md, departures). */
 	if ((unsigned long)nr_threads + 1 >= rlimit(RLIMIT_NPROC)) {
 		*err = -EAGAIN;
 		return NULL;
@@ -151,6 +156,9 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	}
 	p->pid = alloc_pid();
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	copy_creds(p, parent);
+	sched_fork(p, parent);
+	rseq_fork(p, flags);
 	p->blocked = parent->blocked;
 	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
 		p->sas_ss_sp = parent->sas_ss_sp;
@@ -300,11 +308,13 @@ static void mm_release(struct task_struct *tsk)
 
 void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm)
 {
+	futex_exec_release(tsk);
 	mm_release(tsk);
 }
 
 void exit_mm_release(struct task_struct *tsk, struct mm_struct *mm)
 {
+	futex_exit_release(tsk);
 	mm_release(tsk);
 }
 
@@ -324,6 +334,8 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	p->sighand = copy_sighand(NULL);
 	p->signal = alloc_signal(NULL);
 	p->signal->leader = p;
+	set_special_pids(p);
+	init_creds(p);
 	p->signal->nr_threads = 1;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);
 	p->mm = mm_alloc();

@@ -20,6 +20,11 @@
  * a struct timer_list on CLOCK_MONOTONIC; a CLOCK_REALTIME deadline is
  * converted once when the wait starts.
  *
+ * The robust list (set_robust_list, get_robust_list): a thread names a
+ * list of the futexes it holds; when it exits or execs, exit_robust_list
+ * marks those it still owns FUTEX_OWNER_DIED and wakes one waiter of each,
+ * so that another thread's pthread_mutex_lock returns EOWNERDEAD.
+ *
  * A signal ends a wait with -ERESTARTSYS; a timed wait turns that into
  * -ERESTART_RESTARTBLOCK with the absolute deadline in restart_block.futex,
  * so restart_syscall resumes it until the same deadline (futex_wait_restart)
@@ -269,4 +274,128 @@ long sys_futex(u32 __user *uaddr, int op, u32 val, const struct __kernel_timespe
 		tp = &t;
 	}
 	return do_futex(uaddr, op, val, tp, val3);
+}
+
+/* ---- robust futexes (kernel/futex/core.c, kernel/futex/syscalls.c) ---- */
+
+long sys_set_robust_list(struct robust_list_head __user *head, size_t len)
+{
+	if (len != sizeof(*head))
+		return -EINVAL;
+	current->robust_list = head;
+	return 0;
+}
+
+/* Another thread's list needs the right to read its memory (ptrace). */
+long sys_get_robust_list(int pid, struct robust_list_head __user *__user *head_ptr,
+			 size_t __user *len_ptr)
+{
+	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+
+	if (!p || p == idle_task)
+		return -ESRCH;
+	if (!ptrace_may_access(p))
+		return -EPERM;
+	if (put_user(sizeof(*p->robust_list), len_ptr))
+		return -EFAULT;
+	return put_user(p->robust_list, head_ptr);
+}
+
+/* The entry pointer stored at user address addr: bit 0 says "PI futex".
+ * A list is user data that may point anywhere, misaligned included, so
+ * its addresses are kept as numbers and only ever copied from. */
+static int fetch_robust_entry(unsigned long *entry, unsigned long addr, bool *pi)
+{
+	unsigned long uentry;
+
+	if (get_user(uentry, (unsigned long __user *)addr))
+		return -EFAULT;
+	*entry = uentry & ~1UL;
+	*pi = uentry & 1;
+	return 0;
+}
+
+/*
+ * The dying thread curr may hold the futex at uaddr: if its tid is the
+ * owner, set FUTEX_OWNER_DIED (keeping FUTEX_WAITERS) and wake a waiter if
+ * there were some. The op pending when it died (pending_op) may have
+ * released the futex just before: a free one gets a wakeup all the same.
+ * -1 stops the walk (a misaligned or unreadable word). One CPU and no
+ * preemption: Linux's cmpxchg is a read and a write here.
+ */
+static int handle_futex_death(unsigned long addr, struct task_struct *curr, bool pi,
+			      bool pending_op)
+{
+	u32 __user *uaddr = (u32 __user *)addr;
+	u32 uval;
+	pid_t owner;
+
+	if (addr % sizeof(u32))
+		return -1;
+	if (get_user(uval, uaddr))
+		return -1;
+	owner = uval & FUTEX_TID_MASK;
+	if (pending_op && !pi && !owner) {
+		futex_wake(uaddr, 1);
+		return 0;
+	}
+	if (owner != curr->pid)
+		return 0;
+	if (put_user((uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED, uaddr))
+		return -1;
+	/* umk has no PI futexes: a PI entry is only marked */
+	if (!pi && (uval & FUTEX_WAITERS))
+		futex_wake(uaddr, 1);
+	return 0;
+}
+
+/* Walk curr's robust list (at most ROBUST_LIST_LIMIT entries: it may be
+ * circular or endless), then the pending op; Linux's exit_robust_list. A
+ * fault ends the walk quietly. */
+static void exit_robust_list(struct task_struct *curr)
+{
+	unsigned long head = (unsigned long)curr->robust_list;
+	unsigned long entry, next_entry, pending, futex_offset;
+	unsigned int limit = ROBUST_LIST_LIMIT;
+	bool pi, next_pi, pip;
+	int rc;
+
+	if (fetch_robust_entry(&entry, head + offsetof(struct robust_list_head, list), &pi))
+		return;
+	if (get_user(futex_offset,
+		     (unsigned long __user *)(head + offsetof(struct robust_list_head, futex_offset))))
+		return;
+	if (fetch_robust_entry(&pending, head + offsetof(struct robust_list_head, list_op_pending),
+			       &pip))
+		return;
+
+	/* the list ends where it started: at the head's own list member */
+	while (entry != head + offsetof(struct robust_list_head, list)) {
+		rc = fetch_robust_entry(&next_entry, entry + offsetof(struct robust_list, next),
+					&next_pi);
+		/* a pending lock may already be on the list: once only */
+		if (entry != pending && handle_futex_death(entry + futex_offset, curr, pi, false))
+			return;
+		if (rc)
+			return;
+		entry = next_entry;
+		pi = next_pi;
+		if (!--limit)
+			break;
+	}
+	if (pending)
+		handle_futex_death(pending + futex_offset, curr, pip, true);
+}
+
+void futex_exit_release(struct task_struct *tsk)
+{
+	if (tsk->robust_list) {
+		exit_robust_list(tsk);
+		tsk->robust_list = NULL;
+	}
+}
+
+void futex_exec_release(struct task_struct *tsk)
+{
+	futex_exit_release(tsk);
 }

@@ -163,6 +163,7 @@ struct mm_struct *mm_alloc(void)
 	mm = kmalloc(sizeof(*mm));
 	mm->id = ++last_mm_id;
 	mm->users = 1;
+	mm->dumpable = SUID_DUMP_USER;
 	INIT_LIST_HEAD(&mm->mmap);
 	mm->mem = mem;
 	mm->mmap_base = STACK_TOP;

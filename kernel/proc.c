@@ -20,8 +20,8 @@
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
  * started); utime counts all of a task's CPU time and stime none (umk does
- * not tell the two apart); every process is in process group and session
- * 1, on no tty; exe is the path as execve was given it.
+ * not tell the two apart); every process is on no tty; exe is the path as
+ * execve was given it.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -191,7 +191,7 @@ static void proc_stat(struct task_struct *t, struct proc_buf *b)
 		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d %d %u %u "
 		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %d\n",
 		t->pid, t->comm, state, parent && parent != idle_task ? parent->tgid : 0,
-		1, 1, 0, -1, 0U, 0UL, 0UL, 0UL, 0UL,
+		t->signal->pgrp, t->signal->session, 0, -1, 0U, 0UL, 0UL, 0UL, 0UL,
 		(unsigned long long)(group_exec_ns(t) / (NSEC_PER_SEC / USER_HZ)), 0ULL,
 		0L, 0L, 20L, 0L, t->signal->nr_threads ? t->signal->nr_threads : 1,
 		0ULL, vsize, (long)(vsize / PAGE_SIZE), task_rlimit(t, RLIMIT_RSS),
@@ -214,9 +214,11 @@ static void proc_status(struct task_struct *t, struct proc_buf *b)
 	if (t->fs)
 		bprintf(b, "Umask:\t%04o\n", t->fs->umask);
 	bprintf(b, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n",
+		   "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
 		task_state_long(task_state_char(t)), t->tgid, t->pid,
-		parent && parent != idle_task ? parent->tgid : 0, fdsize);
+		parent && parent != idle_task ? parent->tgid : 0, t->cred.uid, t->cred.euid,
+		t->cred.suid, t->cred.fsuid, t->cred.gid, t->cred.egid, t->cred.sgid,
+		t->cred.fsgid, fdsize);
 	if (t->mm)
 		bprintf(b, "VmSize:\t%8lu kB\n", mm_total_vm(t->mm) / 1024);
 	bprintf(b, "Threads:\t%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"

@@ -8,10 +8,10 @@
  * inherits the shell's, except RLIMIT_NOFILE, which is clamped to umk's
  * fd table (NR_OPEN_MAX, umk's fs.nr_open).
  *
- * Privilege: every task is root and holds CAP_SYS_RESOURCE, so a hard
- * limit may be raised (up to NR_OPEN_MAX for RLIMIT_NOFILE), as Linux
- * lets root; umk has no other uid, so the EPERM of an unprivileged raise
- * cannot happen.
+ * Privilege: raising a hard limit needs CAP_SYS_RESOURCE (root has it,
+ * and may raise RLIMIT_NOFILE up to NR_OPEN_MAX), else -EPERM; prlimit64
+ * on another process needs all its ids to be the caller's real ones, or
+ * that capability (check_prlimit_permission).
  *
  * RLIMIT_CPU: one kernel timer, armed by schedule() for the process about
  * to run at the moment its CPU time (kernel/time.c's process clock) would
@@ -20,6 +20,7 @@
  * (so the next SIGXCPU comes a second later), as Linux does.
  */
 #include <umk/arch.h>
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
@@ -148,6 +149,18 @@ void rlimit_cpu_arm(struct task_struct *next)
 
 /* ---- the system calls ---- */
 
+static int check_prlimit_permission(struct task_struct *task)
+{
+	const struct cred *c = &current->cred, *tc = &task->cred;
+
+	if (task == current)
+		return 0;
+	if (c->uid == tc->euid && c->uid == tc->suid && c->uid == tc->uid &&
+	    c->gid == tc->egid && c->gid == tc->sgid && c->gid == tc->gid)
+		return 0;
+	return capable(CAP_SYS_RESOURCE) ? 0 : -EPERM;
+}
+
 int do_prlimit(struct task_struct *tsk, unsigned int resource, const struct rlimit *new_rlim,
 	       struct rlimit *old_rlim)
 {
@@ -162,8 +175,8 @@ int do_prlimit(struct task_struct *tsk, unsigned int resource, const struct rlim
 			return -EPERM;
 	}
 	rlim = &tsk->signal->rlim[resource];
-	/* Raising rlim_max needs CAP_SYS_RESOURCE: every umk task is root
-	 * and has it, so nothing refuses here. */
+	if (new_rlim && new_rlim->rlim_max > rlim->rlim_max && !capable(CAP_SYS_RESOURCE))
+		return -EPERM;
 	if (old_rlim)
 		*old_rlim = *rlim;
 	if (new_rlim) {
@@ -212,6 +225,9 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const struct rlimit64 __use
 	tsk = pid ? find_task_by_pid(pid) : current;
 	if (!tsk || tsk->exit_state)
 		return -ESRCH;
+	ret = check_prlimit_permission(tsk);
+	if (ret)
+		return ret;
 	ret = do_prlimit(tsk, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
 	if (!ret && old_rlim) {
 		old64.rlim_cur = old.rlim_cur;

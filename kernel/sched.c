@@ -1,13 +1,25 @@
 /*
  * kernel/sched.c: tasks and the scheduler.
  *
- * One CPU, preemptive round robin. The runqueue holds the runnable tasks
- * that are not running; current is never on it, and the idle task (pid 0)
- * never is: it runs when the runqueue is empty. A task runs for at most
- * SCHED_SLICE_NS while others wait: the slice timer then sets
- * TIF_NEED_RESCHED, and the task is preempted on its way back to user mode
- * (umk's kernel itself is not preemptible, like Linux without
- * CONFIG_PREEMPT).
+ * One CPU, preemptive. The runqueue holds the runnable tasks that are not
+ * running; current is never on it, and the idle task (pid 0) never is: it
+ * runs when the runqueue is empty. The runqueue is ordered by rank, as
+ * Linux's rt and fair classes: SCHED_FIFO and SCHED_RR tasks first,
+ * higher rt_priority first, then every SCHED_NORMAL, SCHED_BATCH and
+ * SCHED_IDLE task; the first task runs next, and a task joins at the tail
+ * of its rank. A waking task that outranks current preempts it.
+ *
+ * The slice timer sets TIF_NEED_RESCHED, and the task is preempted on its
+ * way back to user mode (umk's kernel itself is not preemptible, like
+ * Linux without CONFIG_PREEMPT):
+ *   - SCHED_NORMAL (BATCH, IDLE) tasks take turns while others wait, each
+ *     for SCHED_SLICE_NS scaled by the weight of its nice value (Linux's
+ *     sched_prio_to_weight: nice 0 runs 10 ms, nice 5 about 3.3 ms), so
+ *     that CPU-bound tasks share the CPU in proportion to their weights;
+ *   - SCHED_FIFO runs until it sleeps, yields or a higher rank wakes; a
+ *     preempted one keeps its place at the head of its rank;
+ *   - SCHED_RR is FIFO with a RR_TIMESLICE (100 ms) quantum, after which
+ *     it goes to the tail of its rank.
  *
  * A context switch saves prev's kernel context and resumes next's
  * (arch_switch_to). The task that resumes finishes the switch for the one
@@ -18,10 +30,12 @@
 #include <umk/entry.h>
 #include <umk/resource.h>
 #include <umk/mm.h>
+#include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
+#include <umk/uapi/sched.h>
 
 #define SCHED_SLICE_NS (10 * NSEC_PER_MSEC)
 
@@ -30,6 +44,7 @@ struct task_struct *idle_task;
 static LIST_HEAD(runqueue);
 static struct task_struct *switch_prev;	/* the task that left, during a switch */
 static struct timer_list slice_timer;
+static u64 slice_ns;			/* the length slice_timer was armed for */
 static bool booted;			/* running on kernel stacks */
 
 /* ---- what arch/ may know of a task ---- */
@@ -149,12 +164,33 @@ void ps(void)
 
 /* ---- the runqueue ---- */
 
-static void enqueue_task(struct task_struct *p)
+/* Higher runs first: 1..99 for real-time tasks, 0 for the others. */
+static int task_rank(struct task_struct *p)
 {
+	return rt_policy(p->policy) ? (int)p->rt_priority : 0;
+}
+
+/* Put p at the tail of its rank, or at its head. */
+static void enqueue_task(struct task_struct *p, bool head)
+{
+	struct task_struct *q;
+
 	if (p->on_rq || p == idle_task)
 		return;
-	list_add_tail(&p->run_list, &runqueue);
+	list_for_each_entry(q, &runqueue, run_list) {
+		if (head ? task_rank(q) <= task_rank(p) : task_rank(q) < task_rank(p))
+			break;
+	}
+	list_add_tail(&p->run_list, &q->run_list);	/* before q, or last */
 	p->on_rq = true;
+}
+
+static void dequeue_task(struct task_struct *p)
+{
+	if (!p->on_rq)
+		return;
+	list_del_init(&p->run_list);
+	p->on_rq = false;
 }
 
 static struct task_struct *pick_next_task(void)
@@ -164,9 +200,15 @@ static struct task_struct *pick_next_task(void)
 	if (list_empty(&runqueue))
 		return idle_task;
 	p = list_first_entry(&runqueue, struct task_struct, run_list);
-	list_del_init(&p->run_list);
-	p->on_rq = false;
+	dequeue_task(p);
 	return p;
+}
+
+/* Whether the best waiting task outranks p. */
+static bool waiting_outranks(struct task_struct *p)
+{
+	return !list_empty(&runqueue) &&
+	       task_rank(list_first_entry(&runqueue, struct task_struct, run_list)) > task_rank(p);
 }
 
 void resched_curr(void)
@@ -174,21 +216,125 @@ void resched_curr(void)
 	set_ti_flag(current_thread_info(), TIF_NEED_RESCHED);
 }
 
+/* An RR task's quantum is over when its slice timer fires. */
 static void slice_expired(struct timer_list *t)
 {
-	virtual_clock_forward(SCHED_SLICE_NS);
+	if (current->policy == SCHED_RR)
+		current->rt_time_slice = 0;
+	virtual_clock_forward(slice_ns);
 	resched_curr();
+}
+
+/* Linux's sched_prio_to_weight, nice -20 to 19: each step is about 1.25x. */
+static const int prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+#define NICE_0_LOAD 1024
+#define WEIGHT_IDLEPRIO 3	/* SCHED_IDLE, whatever its nice value */
+
+u64 sched_normal_slice(struct task_struct *p)
+{
+	int weight = p->policy == SCHED_IDLE ? WEIGHT_IDLEPRIO : prio_to_weight[p->nice + 20];
+
+	return (u64)SCHED_SLICE_NS * weight / NICE_0_LOAD;
+}
+
+/* How long next may run before the slice timer asks for a switch. */
+static u64 task_slice(struct task_struct *next)
+{
+	if (next->policy == SCHED_RR) {
+		if (!next->rt_time_slice)
+			next->rt_time_slice = RR_TIMESLICE;
+		return next->rt_time_slice;
+	}
+	if (next->policy == SCHED_FIFO)
+		return SCHED_SLICE_NS;	/* only to move the virtual clock */
+	return sched_normal_slice(next);
 }
 
 /* Arm the slice of the task about to run when others wait for the CPU, or
  * always under --clock=virtual, where only a slice moves time while a task
- * spins. */
+ * spins. A FIFO task has no slice: under --clock=virtual its timer only
+ * moves the clock, and it keeps the CPU (schedule() requeues it first). */
 static void start_slice(struct task_struct *next)
 {
-	if (next != idle_task && (clock_virtual || !list_empty(&runqueue)))
-		mod_timer(&slice_timer, cpu_clock() + SCHED_SLICE_NS);
-	else
+	bool others = !list_empty(&runqueue) && next->policy != SCHED_FIFO;
+
+	if (next != idle_task && (clock_virtual || others)) {
+		slice_ns = task_slice(next);
+		mod_timer(&slice_timer, cpu_clock() + slice_ns);
+	} else {
 		del_timer(&slice_timer);
+	}
+}
+
+/* An RR task leaving the CPU before its quantum is over keeps what is
+ * left of it for its next turn (Linux's rt.time_slice). */
+static void stop_slice(struct task_struct *prev)
+{
+	u64 now = cpu_clock();
+
+	if (prev->policy != SCHED_RR || !prev->rt_time_slice || !slice_timer.pending)
+		return;
+	prev->rt_time_slice = slice_timer.expires > now ? slice_timer.expires - now : 0;
+	if (!prev->rt_time_slice)
+		prev->rt_time_slice = 1;	/* spent, but not by the timer: rotate next time */
+}
+
+/* Where a task that was running and still can goes back in the runqueue:
+ * a real-time task preempted by a higher rank (or, FIFO, a slice timer
+ * that only moved the virtual clock) keeps the head of its rank; one that
+ * yields, an RR task whose quantum is spent and every other task queue at
+ * the tail. */
+static bool requeue_at_head(struct task_struct *prev)
+{
+	if (!rt_policy(prev->policy) || prev->sched_yield)
+		return false;
+	if (prev->policy == SCHED_RR && !prev->rt_time_slice) {
+		prev->rt_time_slice = RR_TIMESLICE;
+		return false;
+	}
+	return true;
+}
+
+void sched_fork(struct task_struct *p, struct task_struct *parent)
+{
+	p->policy = parent->policy;
+	p->rt_priority = parent->rt_priority;
+	p->nice = parent->nice;
+	p->rt_time_slice = RR_TIMESLICE;
+	if (parent->sched_reset_on_fork) {
+		if (rt_policy(p->policy)) {
+			p->policy = SCHED_NORMAL;
+			p->rt_priority = 0;
+		}
+		if (p->nice < 0)
+			p->nice = 0;
+	}
+}
+
+void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, int nice)
+{
+	int old_rank = task_rank(p);
+	bool queued = p->on_rq;
+
+	dequeue_task(p);
+	p->policy = policy;
+	p->rt_priority = rt_priority;
+	p->nice = nice;
+	if (policy == SCHED_RR && !p->rt_time_slice)
+		p->rt_time_slice = RR_TIMESLICE;
+	/* As Linux: a task whose rank fell goes to the head of its new one. */
+	if (queued)
+		enqueue_task(p, task_rank(p) < old_rank);
+	if (p == current ? waiting_outranks(current) : queued && task_rank(p) > task_rank(current))
+		resched_curr();
+	/* current's slice follows its new policy; p's may now be due */
+	if (p == current || !slice_timer.pending)
+		start_slice(current);
 }
 
 bool wake_up_state(struct task_struct *p, long state)
@@ -199,8 +345,8 @@ bool wake_up_state(struct task_struct *p, long state)
 	if (p == current)
 		return true;
 	trace_with(TR_WAKEUP, &(struct trace_fields){ .other = p->pid }, "%d", p->pid);
-	enqueue_task(p);
-	if (current == idle_task)
+	enqueue_task(p, false);
+	if (current == idle_task || task_rank(p) > task_rank(current))
 		resched_curr();
 	else if (!slice_timer.pending)
 		start_slice(current);
@@ -279,8 +425,9 @@ void schedule(void)
 		prev->state = TASK_RUNNING;
 	if ((prev->state & TASK_WAKEKILL) && sigismember(&prev->pending.signal, SIGKILL))
 		prev->state = TASK_RUNNING;
+	stop_slice(prev);
 	if (prev->state == TASK_RUNNING)
-		enqueue_task(prev);
+		enqueue_task(prev, requeue_at_head(prev));
 	next = pick_next_task();
 	prev->sched_yield = false;
 	start_slice(next);
@@ -301,6 +448,7 @@ void schedule(void)
 	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why },
 		   "%d -> %d (%s)", prev->pid, next->pid, why);
 
+	rseq_preempt(prev);
 	/* The next task's address space into the user window; a task without
 	 * one (the idle task) leaves whatever is there, as Linux's lazy TLB. */
 	if (next->mm)
@@ -311,6 +459,7 @@ void schedule(void)
 	finish_task_switch(switch_prev);
 }
 
+/* To the tail of its rank: a real-time task yields only to its equals. */
 long sys_sched_yield(void)
 {
 	current->sched_yield = true;

@@ -15,10 +15,8 @@
  * terminate) are carried out inside get_signal(); a handler is returned to
  * be run.
  *
- * umk departs from Linux in two ways: pid 1 is an ordinary process (no
- * SIGNAL_UNKILLABLE: umk's exit status is how a user learns what killed it),
- * and all processes form one process group, so kill(0, sig) and
- * kill(-1, sig) reach every process.
+ * umk departs from Linux in one way: pid 1 is an ordinary process (no
+ * SIGNAL_UNKILLABLE: umk's exit status is how a user learns what killed it).
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -81,9 +79,9 @@ const char *signal_name(int sig)
 
 /* ---- pending sets ---- */
 
-/* RLIMIT_SIGPENDING: queued siginfos of umk's one user (root), counted
+/* RLIMIT_SIGPENDING: queued siginfos of every user together, counted
  * over every process, against the target's soft limit (Linux's ucounts
- * count per user). Past it, real-time signals from sigqueue fail with
+ * count per real uid). Past it, real-time signals from sigqueue fail with
  * -EAGAIN and other signals are still sent without their siginfo. */
 static unsigned long nr_sigqueues;
 
@@ -319,7 +317,7 @@ void fill_kill_info(kernel_siginfo_t *info, int sig, int code)
 	info->si_code = code;
 	if (code == SI_USER || code == SI_TKILL) {
 		info->_kill.pid = current->tgid;
-		info->_kill.uid = 0;
+		info->_kill.uid = current->cred.uid;
 	}
 }
 
@@ -379,7 +377,7 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
 	info.si_signo = sig;
 	info.si_code = code;
 	info._sigchld.pid = tsk->tgid;
-	info._sigchld.uid = 0;
+	info._sigchld.uid = tsk->cred.uid;
 	info._sigchld.status = status;
 	info._sigchld.utime = tsk->sum_exec_ns / (NSEC_PER_SEC / 100);
 	if (sig)

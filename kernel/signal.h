@@ -35,6 +35,10 @@ void force_sig_fault(int sig, int code, unsigned long addr);
 void recalc_sigpending(void);
 void signal_wake_up(struct task_struct *t, bool fatal);
 
+/* signal_calls.c: may current send sig to t? 0 or -EPERM (Linux's
+ * check_kill_permission, for a signal from user space). */
+int check_kill_permission(int sig, struct task_struct *t);
+
 /* signal_deliver.c */
 void set_current_blocked(sigset_t *newset);
 void arch_do_signal_or_restart(struct pt_regs *regs);

@@ -4,11 +4,15 @@
  * mask and handlers (rt_sigprocmask, rt_sigaction, rt_sigpending), and
  * waiting for a signal (pause, rt_sigsuspend, rt_sigtimedwait).
  *
- * umk has one user, root, so Linux's permission checks always pass; what
- * remains of them is rt_sigqueueinfo's rule that a process may not forge a
- * kernel or kill() si_code when signalling another process.
+ * A signal from a system call needs permission (check_kill_permission):
+ * the sender's real or effective uid must match the target's real or saved
+ * one, or the sender hold CAP_KILL; SIGCONT may always go to a process of
+ * the same session. The check comes before signal 0 is taken as "does it
+ * exist?", so kill(pid, 0) says EPERM too. And a process may not forge a
+ * kernel or kill() si_code when signalling another with rt_sigqueueinfo.
  */
 #include <umk/arch.h>
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
@@ -18,54 +22,101 @@
 
 #include "signal.h"
 
+int check_kill_permission(int sig, struct task_struct *t)
+{
+	if (t->tgid == current->tgid || kill_ok_by_cred(t))
+		return 0;
+	if (sig == SIGCONT && t->signal->session == current->signal->session)
+		return 0;
+	return -EPERM;
+}
+
+/* Send sig to process p, a group leader (group_send_sig_info): 0 also
+ * for signal 0 and for a zombie, which nothing more can reach. */
+static int group_send_sig_info(int sig, kernel_siginfo_t *info, struct task_struct *p)
+{
+	int ret = check_kill_permission(sig, p);
+
+	if (ret || !sig)
+		return ret;
+	if (p->exit_state && list_empty(&p->signal->thread_head))
+		return 0;
+	return send_signal(sig, info, p, true);
+}
+
 static int kill_proc(pid_t tgid, int sig, kernel_siginfo_t *info)
 {
 	struct task_struct *p = find_task_by_pid(tgid);
 
 	if (!p || p->tgid != tgid || p == idle_task)
 		return -ESRCH;
-	if (!sig)
-		return 0;
-	if (p->exit_state && list_empty(&p->signal->thread_head))
-		return 0;	/* a zombie: nothing to do */
-	return send_signal(sig, info, p, true);
+	return group_send_sig_info(sig, info, p);
 }
 
+/* Every process in group pgrp, zombies included: 0 if one of them could
+ * be signalled, else the last error, -ESRCH for a group with no process
+ * (__kill_pgrp_info). */
+static int kill_pgrp(pid_t pgrp, int sig, kernel_siginfo_t *info)
+{
+	struct task_struct *p, *n;
+	int ret = -ESRCH, err;
+
+	list_for_each_entry_safe(p, n, &task_list, tasks) {
+		if (!thread_group_leader(p) || p == idle_task || p->exit_state == EXIT_DEAD ||
+		    p->signal->pgrp != pgrp)
+			continue;
+		err = group_send_sig_info(sig, info, p);
+		if (ret)
+			ret = err;
+	}
+	return ret;
+}
+
+/*
+ * pid > 0: that process; 0: the caller's process group; -pgrp: that group;
+ * -1: every process but pid 1 and the caller's own, which gives -ESRCH
+ * when there is none and otherwise the last error other than -EPERM
+ * (Linux's kill_something_info, which thus returns 0 when every target
+ * refused).
+ */
 long sys_kill(pid_t pid, int sig)
 {
 	kernel_siginfo_t info;
-	struct task_struct *p;
-	int ret = -ESRCH;
+	struct task_struct *p, *n;
+	int ret = 0, count = 0, err;
 
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
 	fill_kill_info(&info, sig, SI_USER);
 	if (pid > 0)
 		return kill_proc(pid, sig, &info);
-	if (pid < -1 && -pid != 1)
-		return -ESRCH;	/* umk's only process group is 1 */
-	/* 0, -1, -1 (pgrp 1): every process; -1 spares pid 1 and the caller. */
-	list_for_each_entry(p, &task_list, tasks) {
-		if (!thread_group_leader(p) || p == idle_task || p->exit_state)
+	if (pid == -2147483647 - 1)	/* -INT_MIN is undefined */
+		return -ESRCH;
+	if (pid != -1)
+		return kill_pgrp(pid ? -pid : current->signal->pgrp, sig, &info);
+	list_for_each_entry_safe(p, n, &task_list, tasks) {
+		if (!thread_group_leader(p) || p == idle_task || p->exit_state == EXIT_DEAD ||
+		    p->tgid <= 1 || p->tgid == current->tgid)
 			continue;
-		if (pid == -1 && (p->tgid == 1 || p->tgid == current->tgid))
-			continue;
-		ret = 0;
-		if (sig)
-			send_signal(sig, &info, p, true);
+		err = group_send_sig_info(sig, &info, p);
+		count++;
+		if (err != -EPERM)
+			ret = err;
 	}
-	return ret;
+	return count ? ret : -ESRCH;
 }
 
 static long do_tkill(pid_t tgid, pid_t pid, int sig)
 {
 	kernel_siginfo_t info;
 	struct task_struct *p = find_task_by_pid(pid);
+	int ret;
 
 	if (!p || p == idle_task || (tgid > 0 && p->tgid != tgid) || p->exit_state)
 		return -ESRCH;
-	if (!sig)
-		return 0;
+	ret = check_kill_permission(sig, p);
+	if (ret || !sig)
+		return ret;
 	fill_kill_info(&info, sig, SI_TKILL);
 	return send_signal(sig, &info, p, false);
 }
@@ -259,6 +310,7 @@ static long do_sigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __u
 {
 	kernel_siginfo_t info;
 	struct task_struct *p;
+	int ret;
 
 	if (copy_from_user(&info, uinfo, sizeof(info)))
 		return -EFAULT;
@@ -275,8 +327,9 @@ static long do_sigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __u
 		return -ESRCH;
 	if (pid <= 0 && p->tgid != tgid)
 		return -ESRCH;
-	if (!sig)
-		return 0;
+	ret = check_kill_permission(sig, p);
+	if (ret || !sig)
+		return ret;
 	return send_signal(sig, &info, p, pid <= 0);
 }
 

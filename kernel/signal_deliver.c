@@ -17,6 +17,7 @@
 #include <umk/fpu.h>
 #include <umk/restart.h>
 #include <umk/resume.h>
+#include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/sigframe.h>
 #include <umk/syscalls.h>
@@ -276,6 +277,7 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 	bool resume;
 
 	resume = resume_wanted(&re, regs, syscall_restart(regs, ksig));
+	rseq_signal_deliver(ksig->sig, regs);
 	if (setup_rt_frame(ksig, regs, resume ? re.seq : 0, &frame)) {
 		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = ksig->sig, .what = "noframe" },
 			   "%s -> cannot build the frame: SIGSEGV", signal_name(ksig->sig));

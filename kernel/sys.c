@@ -1,15 +1,20 @@
 /*
  * kernel/sys.c: small system calls about the task and the system
- * (kernel/sys.c, arch/x86/kernel/process_64.c).
+ * (kernel/sys.c, arch/x86/kernel/process_64.c): pids, user and group ids,
+ * uname, arch_prctl, prctl, process groups and sessions.
  *
- * umk has one user: every task runs as root (uid and gid 0).
+ * Every task has its own credentials (include/umk/cred.h); pid 1 starts
+ * as root, and the set*id calls below change them with Linux's rules.
  */
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/sched.h>
 #include <umk/mm.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/prctl.h>
+
+#include "signal.h"
 
 long sys_getpid(void)
 {
@@ -28,24 +33,224 @@ long sys_getppid(void)
 	return parent ? parent->tgid : 0;
 }
 
+/* ---- user and group ids (Linux's kernel/sys.c) ----
+ *
+ * The rules are Linux's: a task holding CAP_SETUID (CAP_SETGID for the
+ * gids) may set any id; any other may only move ids among the values its
+ * real, effective and saved ids already hold, else -EPERM. (uid_t)-1 means
+ * "leave it", and is -EINVAL where an id is required. The capability
+ * changes that follow are in kernel/cred.c. */
+
+#define INVALID_ID ((unsigned int)-1)
+
 long sys_getuid(void)
 {
-	return 0;
+	return current->cred.uid;
 }
 
 long sys_geteuid(void)
 {
-	return 0;
+	return current->cred.euid;
 }
 
 long sys_getgid(void)
 {
-	return 0;
+	return current->cred.gid;
 }
 
 long sys_getegid(void)
 {
+	return current->cred.egid;
+}
+
+long sys_setuid(uid_t uid)
+{
+	const struct cred *old = &current->cred;
+	struct cred new = *old;
+
+	if (uid == INVALID_ID)
+		return -EINVAL;
+	if (capable(CAP_SETUID))
+		new.suid = new.uid = uid;
+	else if (uid != old->uid && uid != old->suid)
+		return -EPERM;
+	new.fsuid = new.euid = uid;
+	cap_emulate_setxuid(&new, old);
+	commit_creds(&new);
 	return 0;
+}
+
+long sys_setgid(gid_t gid)
+{
+	const struct cred *old = &current->cred;
+	struct cred new = *old;
+
+	if (gid == INVALID_ID)
+		return -EINVAL;
+	if (capable(CAP_SETGID))
+		new.gid = new.egid = new.sgid = new.fsgid = gid;
+	else if (gid == old->gid || gid == old->sgid)
+		new.egid = new.fsgid = gid;
+	else
+		return -EPERM;
+	commit_creds(&new);
+	return 0;
+}
+
+/* The saved id becomes the new effective one when the real id is set, or
+ * the effective one is set to something other than the old real id. */
+long sys_setreuid(uid_t ruid, uid_t euid)
+{
+	const struct cred *old = &current->cred;
+	struct cred new = *old;
+
+	if (ruid != INVALID_ID) {
+		new.uid = ruid;
+		if (ruid != old->uid && ruid != old->euid && !capable(CAP_SETUID))
+			return -EPERM;
+	}
+	if (euid != INVALID_ID) {
+		new.euid = euid;
+		if (euid != old->uid && euid != old->euid && euid != old->suid &&
+		    !capable(CAP_SETUID))
+			return -EPERM;
+	}
+	if (ruid != INVALID_ID || (euid != INVALID_ID && euid != old->uid))
+		new.suid = new.euid;
+	new.fsuid = new.euid;
+	cap_emulate_setxuid(&new, old);
+	commit_creds(&new);
+	return 0;
+}
+
+long sys_setregid(gid_t rgid, gid_t egid)
+{
+	const struct cred *old = &current->cred;
+	struct cred new = *old;
+
+	if (rgid != INVALID_ID) {
+		if (rgid != old->gid && rgid != old->egid && !capable(CAP_SETGID))
+			return -EPERM;
+		new.gid = rgid;
+	}
+	if (egid != INVALID_ID) {
+		if (egid != old->gid && egid != old->egid && egid != old->sgid &&
+		    !capable(CAP_SETGID))
+			return -EPERM;
+		new.egid = egid;
+	}
+	if (rgid != INVALID_ID || (egid != INVALID_ID && egid != old->gid))
+		new.sgid = new.egid;
+	new.fsgid = new.egid;
+	commit_creds(&new);
+	return 0;
+}
+
+/* Whether id is none of the three: a value that needs the capability. */
+static bool new_id(unsigned int id, unsigned int r, unsigned int e, unsigned int s)
+{
+	return id != INVALID_ID && id != r && id != e && id != s;
+}
+
+long sys_setresuid(uid_t ruid, uid_t euid, uid_t suid)
+{
+	const struct cred *old = &current->cred;
+	struct cred new = *old;
+
+	/* nothing to change (the fsuid follows euid) */
+	if ((ruid == INVALID_ID || ruid == old->uid) &&
+	    (euid == INVALID_ID || (euid == old->euid && euid == old->fsuid)) &&
+	    (suid == INVALID_ID || suid == old->suid))
+		return 0;
+	if ((new_id(ruid, old->uid, old->euid, old->suid) ||
+	     new_id(euid, old->uid, old->euid, old->suid) ||
+	     new_id(suid, old->uid, old->euid, old->suid)) && !capable(CAP_SETUID))
+		return -EPERM;
+	if (ruid != INVALID_ID)
+		new.uid = ruid;
+	if (euid != INVALID_ID)
+		new.euid = euid;
+	if (suid != INVALID_ID)
+		new.suid = suid;
+	new.fsuid = new.euid;
+	cap_emulate_setxuid(&new, old);
+	commit_creds(&new);
+	return 0;
+}
+
+long sys_setresgid(gid_t rgid, gid_t egid, gid_t sgid)
+{
+	const struct cred *old = &current->cred;
+	struct cred new = *old;
+
+	if ((rgid == INVALID_ID || rgid == old->gid) &&
+	    (egid == INVALID_ID || (egid == old->egid && egid == old->fsgid)) &&
+	    (sgid == INVALID_ID || sgid == old->sgid))
+		return 0;
+	if ((new_id(rgid, old->gid, old->egid, old->sgid) ||
+	     new_id(egid, old->gid, old->egid, old->sgid) ||
+	     new_id(sgid, old->gid, old->egid, old->sgid)) && !capable(CAP_SETGID))
+		return -EPERM;
+	if (rgid != INVALID_ID)
+		new.gid = rgid;
+	if (egid != INVALID_ID)
+		new.egid = egid;
+	if (sgid != INVALID_ID)
+		new.sgid = sgid;
+	new.fsgid = new.egid;
+	commit_creds(&new);
+	return 0;
+}
+
+long sys_getresuid(uid_t __user *ruidp, uid_t __user *euidp, uid_t __user *suidp)
+{
+	const struct cred *c = &current->cred;
+
+	if (put_user(c->uid, ruidp) || put_user(c->euid, euidp) || put_user(c->suid, suidp))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_getresgid(gid_t __user *rgidp, gid_t __user *egidp, gid_t __user *sgidp)
+{
+	const struct cred *c = &current->cred;
+
+	if (put_user(c->gid, rgidp) || put_user(c->egid, egidp) || put_user(c->sgid, sgidp))
+		return -EFAULT;
+	return 0;
+}
+
+/* setfsuid and setfsgid never fail: they return the old fs id whether or
+ * not they changed it. */
+long sys_setfsuid(uid_t uid)
+{
+	const struct cred *old = &current->cred;
+	uid_t old_fsuid = old->fsuid;
+	struct cred new = *old;
+
+	if (uid == INVALID_ID || uid == old->fsuid)
+		return old_fsuid;
+	if (uid == old->uid || uid == old->euid || uid == old->suid || capable(CAP_SETUID)) {
+		new.fsuid = uid;
+		cap_emulate_setfsuid(&new, old);
+		commit_creds(&new);
+	}
+	return old_fsuid;
+}
+
+long sys_setfsgid(gid_t gid)
+{
+	const struct cred *old = &current->cred;
+	gid_t old_fsgid = old->fsgid;
+	struct cred new = *old;
+
+	if (gid == INVALID_ID || gid == old->fsgid)
+		return old_fsgid;
+	if (gid == old->gid || gid == old->egid || gid == old->sgid || capable(CAP_SETGID)) {
+		new.fsgid = gid;
+		commit_creds(&new);
+	}
+	return old_fsgid;
 }
 
 struct new_utsname {
@@ -97,4 +302,152 @@ long sys_set_tid_address(int __user *tidptr)
 {
 	current->clear_child_tid = tidptr;
 	return current->pid;
+}
+
+/* The options umk implements; any other is -EINVAL, as Linux's default.
+ * The name is the task's (a thread names itself only); the death signal
+ * is sent when the parent process exits (kernel/exit.c); dumpable is the
+ * mm's, shared under CLONE_VM. */
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5)
+{
+	struct task_struct *me = current;
+	char comm[sizeof(me->comm)];
+
+	switch (option) {
+	case PR_SET_PDEATHSIG:
+		if (!valid_signal(arg2))
+			return -EINVAL;
+		me->pdeath_signal = (int)arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return put_user(me->pdeath_signal, (int __user *)arg2);
+	case PR_GET_DUMPABLE:
+		return me->mm->dumpable;
+	case PR_SET_DUMPABLE:
+		if (arg2 != SUID_DUMP_DISABLE && arg2 != SUID_DUMP_USER)
+			return -EINVAL;
+		me->mm->dumpable = (int)arg2;
+		return 0;
+	case PR_SET_NAME:
+		/* at most 15 bytes; a longer name is cut, not refused
+		 * (umk's strncpy_from_user says -ENAMETOOLONG for that) */
+		memset(comm, 0, sizeof(comm));
+		if (strncpy_from_user(comm, (const char __user *)arg2, sizeof(comm) - 1) == -EFAULT)
+			return -EFAULT;
+		strcpy_comm(me, comm);
+		return 0;
+	case PR_GET_NAME:
+		memcpy(comm, me->comm, sizeof(comm));
+		return copy_to_user((char __user *)arg2, comm, sizeof(comm)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* ---- process groups and sessions (Linux's kernel/sys.c) ----
+ *
+ * A process's group and session ids live in its signal_struct, shared by
+ * its threads and copied by clone. pid 1 starts as the leader of session
+ * 1 and group 1. A group or session exists while some process, zombies
+ * included, is in it. */
+
+/* A process (thread group leader, zombie or not) in group pgrp, or NULL
+ * (Linux's pid_task(pgrp, PIDTYPE_PGID)). */
+static struct task_struct *pgrp_task(pid_t pgrp)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (thread_group_leader(p) && p != idle_task && p->exit_state != EXIT_DEAD &&
+		    p->signal->pgrp == pgrp)
+			return p;
+	}
+	return NULL;
+}
+
+/* p leads a new session and group named after it (set_special_pids). */
+void set_special_pids(struct task_struct *p)
+{
+	p->signal->session = p->tgid;
+	p->signal->pgrp = p->tgid;
+	p->signal->session_leader = true;
+}
+
+/*
+ * Move process pid (0: the caller) into group pgid (0: pid's own), in the
+ * caller's session. pid must be the caller or one of its children that has
+ * not exec'd (EACCES) in the caller's session (EPERM); a session leader
+ * cannot move (EPERM), nor can anyone join a group of another session.
+ */
+long sys_setpgid(pid_t pid, pid_t pgid)
+{
+	struct task_struct *group_leader = current->group_leader, *p, *g;
+
+	if (!pid)
+		pid = group_leader->tgid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	p = find_task_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	if (!thread_group_leader(p))
+		return -EINVAL;
+	if (p->real_parent && p->real_parent->tgid == group_leader->tgid) {
+		if (p->signal->session != group_leader->signal->session)
+			return -EPERM;
+		if (p->did_exec)
+			return -EACCES;
+	} else if (p != group_leader) {
+		return -ESRCH;
+	}
+	if (p->signal->session_leader)
+		return -EPERM;
+	if (pgid != pid) {
+		g = pgrp_task(pgid);
+		if (!g || g->signal->session != group_leader->signal->session)
+			return -EPERM;
+	}
+	p->signal->pgrp = pgid;
+	return 0;
+}
+
+long sys_getpgid(pid_t pid)
+{
+	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+
+	if (!p || p == idle_task)
+		return -ESRCH;
+	return p->signal->pgrp;
+}
+
+long sys_getpgrp(void)
+{
+	return current->signal->pgrp;
+}
+
+long sys_getsid(pid_t pid)
+{
+	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+
+	if (!p || p == idle_task)
+		return -ESRCH;
+	return p->signal->session;
+}
+
+/* A new session and group, both named after the caller's pid; EPERM for a
+ * session leader, or while a group of that number exists. umk has no
+ * terminals, so there is no controlling one to give up. */
+long sys_setsid(void)
+{
+	struct task_struct *group_leader = current->group_leader;
+
+	if (group_leader->signal->session_leader)
+		return -EPERM;
+	if (pgrp_task(group_leader->tgid))
+		return -EPERM;
+	set_special_pids(group_leader);
+	return group_leader->tgid;
 }

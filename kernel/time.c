@@ -445,3 +445,13 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 		return -EFAULT;
 	return 0;
 }
+
+/* The seconds of CLOCK_REALTIME, also stored at tloc when it is not NULL. */
+long sys_time(long __user *tloc)
+{
+	long t = clock_get_ns(CLOCK_REALTIME) / NSEC_PER_SEC;
+
+	if (tloc && put_user(t, tloc))
+		return -EFAULT;
+	return t;
+}

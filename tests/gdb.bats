@@ -132,6 +132,14 @@ section() {
 	assert_line 'signals: pending -, shared pending USR1, blocked USR1,TERM'
 }
 
+@test "umk-task shows a task's ids, process group, session and scheduling policy" {
+	umk_gdb -ex 'break sys_getresgid' -ex run -ex 'umk-task' -ex kill -- "$H"/creds setuid
+	assert_line 'ids: uid 1000 1000 1000 fsuid 1000, gid 0 0 0 fsgid 0, 0 groups, pgrp 1, session 1'
+	assert_line 'policy: SCHED_NORMAL, nice 0'
+	umk_gdb -ex 'break sys_sched_rr_get_interval' -ex run -ex 'umk-task' -ex kill -- "$H"/schedpol calls
+	assert_line 'policy: SCHED_FIFO, priority 20'
+}
+
 @test "umk-task shows the registers, TIF flags and hrtimer_nanosleep_restart of a stopped sleep" {
 	umk_gdb -ex 'break sys_kill if sig == SIGUSR1' -ex run -ex finish -ex 'umk-task 3' \
 		-ex delete -ex 'break sys_kill if sig == SIGCONT' -ex continue -ex 'umk-task 2' \

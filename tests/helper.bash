@@ -5,7 +5,7 @@
 #   native [-s STATUS] PROG ARG...   the same, running PROG on the host; a
 #                              PROG that does not exist fails the test
 #   run_umk ARG...             run build/umk ARG..., checking only for a hang
-#   same_as_native [-s STATUS] [-i INPUT] [-k SIG:SECS] [--OPTION...] PROG ARG...
+#   same_as_native [-s STATUS] [-i INPUT] [-k SIG:SECS] [-p] [--OPTION...] PROG ARG...
 #                              run PROG natively and under umk (with umk's
 #                              --OPTIONs, each one word: --timeline=FILE):
 #                              both must exit STATUS (default 0; '*' accepts
@@ -14,6 +14,8 @@
 #                              the shell command INPUT on stdin, as it comes.
 #                              With -k, each side is sent SIG (INT, TERM...)
 #                              after SECS seconds, umk from the host.
+#                              With -p, the native run is pinned to CPU 0
+#                              (taskset), as umk has one CPU.
 #                              $output, $stderr and $status are umk's.
 #   require_umk                skip the test when umk cannot start on this
 #                              host (no Syscall User Dispatch); umk, run_umk
@@ -129,26 +131,30 @@ native() {
 _kill_after=()
 
 same_as_native() {
-	local want=0 input='' opts=() _kill_after=()
-	while [[ $1 == -[sik] ]]; do
+	local want=0 input='' opts=() _kill_after=() pin=()
+	while [[ $1 == -[sikp] ]]; do
 		case $1 in
 		-s) want=$2 ;;
 		-i) input=$2 ;;
 		-k) _kill_after=(timeout --preserve-status -s "${2%%:*}" "${2#*:}") ;;
+		-p) pin=(taskset -c 0); shift; continue ;;
 		esac
 		shift 2
 	done
 	while [[ $1 == --?* ]]; do opts+=("$1"); shift; done
 	[[ $# -gt 0 ]] || fail "same_as_native: no PROG"
 	require_umk
+	if [[ ${#pin[@]} -gt 0 ]]; then
+		[[ -f $1 && -x $1 ]] || fail "native: no program $1 (run make?)"
+	fi
 	if [[ -n $input ]]; then
 		echo "(stdin: $input)"
-		native -s "$want" "$@" < <(bash -c "$input")
+		native -s "$want" "${pin[@]}" "$@" < <(bash -c "$input")
 	elif [[ ${#_kill_after[@]} -gt 0 ]]; then
 		[[ -f $1 && -x $1 ]] || fail "native: no program $1 (run make?)"
-		native -s "$want" "${_kill_after[@]}" "$@"
+		native -s "$want" "${_kill_after[@]}" "${pin[@]}" "$@"
 	else
-		native -s "$want" "$@"
+		native -s "$want" "${pin[@]}" "$@"
 	fi
 	local n_out=$output n_status=$status
 	if [[ -n $input ]]; then

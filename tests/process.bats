@@ -152,3 +152,18 @@ abc'
 	bb 'ls -l /usr/share/common-licenses | head -3; find /usr/share/common-licenses -name "GPL*" | sort; stat -c "%n %s %F" /bin/busybox; date +%Y'
 	assert_line "$(date +%Y)"
 }
+
+@test "busybox ps lists the script's own processes, natively and under umk" {
+	# The shell, its background sleep and ps itself, found by parent:
+	# natively among the host's processes, under umk among umk's only
+	# (awk's process may not have its name yet when ps reads it).
+	bb 'sleep 1 & sleep 0.2; ps -o pid,ppid,comm | awk -v me=$$ '"'"'$1 == me || ($2 == me && $3 != "awk" && $3 != "busybox") { print $3 }'"'"'; wait'
+	assert_output 'busybox
+sleep
+ps'
+	PATH=$BATS_TEST_TMPDIR/bin umk /bin/busybox sh -c 'sleep 1 & sleep 0.2; ps -o pid,comm; wait'
+	assert_output 'PID   COMMAND
+    1 busybox
+    2 sleep
+    4 ps'
+}

@@ -65,7 +65,12 @@ struct mm_struct {
 	unsigned long arg_start, arg_end, env_start, env_end;
 	unsigned long load_base;	/* where the image was placed */
 	char exe[256];			/* path the program was executed as */
+	int dumpable;			/* SUID_DUMP_*: PR_GET_DUMPABLE (kernel/sys.c) */
 };
+
+/* mm->dumpable (include/linux/sched/coredump.h) */
+#define SUID_DUMP_DISABLE 0
+#define SUID_DUMP_USER 1
 
 /* Memory that mappings share: anonymous MAP_SHARED memory, a tmpfs file's
  * pages. A host memfd; an offset in it is an offset in the object (a page

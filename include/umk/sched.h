@@ -9,6 +9,7 @@
 #define UMK_SCHED_H
 
 #include <umk/arch.h>
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/list.h>
 #include <umk/ptrace.h>
@@ -18,6 +19,7 @@
 #include <umk/timer.h>
 #include <umk/types.h>
 #include <umk/uapi/resource.h>
+#include <umk/uapi/sched.h>
 
 
 struct thread_info {
@@ -29,11 +31,13 @@ struct thread_info {
 
 #define TIF_SIGPENDING 2	/* signal pending */
 #define TIF_NEED_RESCHED 3	/* rescheduling necessary */
+#define TIF_NOTIFY_RESUME 1	/* callback before returning to user: rseq */
 #define TIF_RESTORE_SIGMASK 9	/* restore saved_sigmask on the way out */
 #define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
 #define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
 #define _TIF_RESTORE_SIGMASK (1UL << TIF_RESTORE_SIGMASK)
-#define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED)
+#define _TIF_NOTIFY_RESUME (1UL << TIF_NOTIFY_RESUME)
+#define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED | _TIF_NOTIFY_RESUME)
 
 static inline struct thread_info *current_thread_info(void)
 {
@@ -123,9 +127,14 @@ struct signal_struct {
 	struct task_struct *group_exec_task; /* execve is killing the others */
 	struct rlimit rlim[RLIM_NLIMITS]; /* shared by the threads, copied by
 					 * clone, kept by exec (kernel/resource.c) */
+	pid_t pgrp;			/* process group and session: copied by */
+	pid_t session;			/* clone, set by setpgid and setsid */
+	bool session_leader;		/* made by setsid (Linux's signal->leader) */
 };
 
 struct mm_struct;
+struct robust_list_head;
+struct rseq;
 struct files_struct;
 struct fs_struct;
 struct arch_context;
@@ -179,6 +188,24 @@ struct task_struct {
 	unsigned long jobctl;		/* JOBCTL_* */
 	bool sched_yield;		/* in sched_yield(), for the trace */
 	struct resume_stack resume;	/* SA_RESUME continuations (kernel/resume.c) */
+
+	/* Scheduling policy (kernel/sched_syscalls.c): SCHED_NORMAL, BATCH
+	 * and IDLE share the CPU by round robin; SCHED_FIFO and SCHED_RR
+	 * tasks, higher rt_priority first, run before any of them. */
+	int policy;			/* SCHED_*; 0 is SCHED_NORMAL */
+	unsigned int rt_priority;	/* 1..99 for FIFO and RR, else 0 */
+	int nice;			/* -20..19 (Linux: static_prio - 120) */
+	bool sched_reset_on_fork;	/* children start SCHED_NORMAL, nice >= 0 */
+	u64 rt_time_slice;		/* SCHED_RR: ns left of its quantum, 0: spent */
+
+	struct cred cred;		/* its ids and capabilities (kernel/cred.c) */
+	int pdeath_signal;		/* PR_SET_PDEATHSIG: sent when the parent dies */
+	bool did_exec;			/* has exec'd since clone: setpgid says EACCES */
+	struct robust_list_head __user *robust_list; /* set_robust_list (kernel/futex.c) */
+	struct rseq __user *rseq;	/* registered by rseq (kernel/rseq.c) */
+	u32 rseq_len;
+	u32 rseq_sig;
+	unsigned long rseq_event_mask;	/* RSEQ_EVENT_*: since the last fixup */
 };
 
 #define JOBCTL_STOP_PENDING (1UL << 17)	/* this thread must join a group stop */
@@ -213,9 +240,24 @@ void schedule_tail(struct task_struct *prev);	/* NULL: the last switch's */
 void cpu_idle(void) __noreturn;
 void init_thread_info(struct task_struct *p, void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
+/* Policies (kernel/sched.c): p's new policy, rt_priority and nice take
+ * effect at once, the runqueue reordered and current preempted if p now
+ * outranks it or it no longer outranks the best waiting task. */
+void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, int nice);
+void sched_fork(struct task_struct *p, struct task_struct *parent);
+/* A SCHED_NORMAL, BATCH or IDLE task's time slice: 10 ms at nice 0,
+ * scaled by its weight. */
+u64 sched_normal_slice(struct task_struct *p);
+static inline bool rt_policy(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+#define RR_TIMESLICE (100 * NSEC_PER_MSEC)	/* SCHED_RR's quantum */
 
 /* kernel/fork.c */
-void task_count_dec(void);	/* a task was released (reaped) */
+void task_count_dec(void);
+/* kernel/sys.c: p leads a new session and process group, both its pid. */
+void set_special_pids(struct task_struct *p);	/* a task was released (reaped) */
 
 /* kernel/exit.c */
 void release_task(struct task_struct *p);	/* free a reaped task */

@@ -115,14 +115,55 @@ long sys_getuid(void);
 long sys_geteuid(void);
 long sys_getgid(void);
 long sys_getegid(void);
+long sys_setuid(uid_t uid);
+long sys_setgid(gid_t gid);
+long sys_setreuid(uid_t ruid, uid_t euid);
+long sys_setregid(gid_t rgid, gid_t egid);
+long sys_setresuid(uid_t ruid, uid_t euid, uid_t suid);
+long sys_setresgid(gid_t rgid, gid_t egid, gid_t sgid);
+long sys_getresuid(uid_t __user *ruidp, uid_t __user *euidp, uid_t __user *suidp);
+long sys_getresgid(gid_t __user *rgidp, gid_t __user *egidp, gid_t __user *sgidp);
+long sys_setfsuid(uid_t uid);
+long sys_setfsgid(gid_t gid);
+long sys_setpgid(pid_t pid, pid_t pgid);
+long sys_getpgid(pid_t pid);
+long sys_getpgrp(void);
+long sys_setsid(void);
+long sys_getsid(pid_t pid);
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5);
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_uname(struct new_utsname __user *name);
 long sys_arch_prctl(int option, unsigned long arg2);
 long sys_set_tid_address(int __user *tidptr);
 long sys_sched_yield(void);
 
+/* kernel/groups.c */
+long sys_getgroups(int gidsetsize, gid_t __user *grouplist);
+long sys_setgroups(int gidsetsize, gid_t __user *grouplist);
+
+/* kernel/sched_syscalls.c */
+struct sched_param;
+long sys_sched_setscheduler(pid_t pid, int policy, struct sched_param __user *param);
+long sys_sched_setparam(pid_t pid, struct sched_param __user *param);
+long sys_sched_getscheduler(pid_t pid);
+long sys_sched_getparam(pid_t pid, struct sched_param __user *param);
+long sys_sched_get_priority_max(int policy);
+long sys_sched_get_priority_min(int policy);
+long sys_sched_rr_get_interval(pid_t pid, struct __kernel_timespec __user *interval);
+long sys_sched_setaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr);
+long sys_sched_getaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr);
+long sys_getpriority(int which, int who);
+long sys_setpriority(int which, int who, int niceval);
+
+/* kernel/rseq.c */
+struct rseq;
+long sys_rseq(struct rseq __user *rseq, u32 rseq_len, int flags, u32 sig);
+
 /* kernel/time.c */
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
 long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp);
+long sys_time(long __user *tloc);
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
 long sys_nanosleep(struct __kernel_timespec __user *rqtp, struct __kernel_timespec __user *rmtp);
 long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
@@ -191,6 +232,10 @@ const char *syscall_name(long nr);	/* "read", or "syscall_NNN" */
 /* kernel/futex.c */
 long sys_futex(u32 __user *uaddr, int op, u32 val, const struct __kernel_timespec __user *utime,
 	       u32 __user *uaddr2, u32 val3);
+struct robust_list_head;
+long sys_set_robust_list(struct robust_list_head __user *head, size_t len);
+long sys_get_robust_list(int pid, struct robust_list_head __user *__user *head_ptr,
+			 size_t __user *len_ptr);
 /* Wake up to nr tasks waiting on uaddr (CLONE_CHILD_CLEARTID at exit);
  * returns how many, or -EINVAL/-EFAULT for a bad uaddr. */
 int futex_wake(u32 __user *uaddr, int nr);

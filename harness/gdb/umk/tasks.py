@@ -159,13 +159,37 @@ idle task, a zombie). umk-task PID shows one task in full."""
                 sigset_str(own | shared), sigset_str(ulong(t["blocked"]["sig"])), mm_str))
 
 
+def format_ids(t):
+    """Its credentials, as getresuid and getresgid give them, and its
+    process group and session."""
+    c = t["cred"]
+    groups = int(c["group_info"]["ngroups"]) if int(c["group_info"]) else 0
+    sig = t["signal"]
+    where = ", pgrp %d, session %d" % (int(sig["pgrp"]), int(sig["session"])) if int(sig) else ""
+    return "ids: uid %d %d %d fsuid %d, gid %d %d %d fsgid %d, %d groups%s" % (
+        int(c["uid"]), int(c["euid"]), int(c["suid"]), int(c["fsuid"]), int(c["gid"]),
+        int(c["egid"]), int(c["sgid"]), int(c["fsgid"]), groups, where)
+
+
+def format_policy(t):
+    """Its scheduling policy with the priority or nice value that goes with it."""
+    policy = int(t["policy"])
+    name = constants.POLICIES.get(policy, "policy %d" % policy)
+    if name in ("SCHED_FIFO", "SCHED_RR"):
+        return "policy: %s, priority %d" % (name, int(t["rt_priority"]))
+    return "policy: %s, nice %d" % (name, int(t["nice"]))
+
+
 class UmkTask(Command):
     """Show one task in full: umk-task [PID]
 
 PID is any integer expression (umk-task 2, umk-task $umk_current()->pid);
 without it, the current task. Shows the task's state, the system call it
 is in, its signals (pending for the thread, pending for the process,
-blocked; sets as in umk-ps), its thread_info flags decoded
+blocked; sets as in umk-ps), its ids (real, effective, saved and fs uid
+and gid, the number of supplementary groups, process group and session),
+its scheduling policy with its priority or nice value, its thread_info
+flags decoded
 (TIF_SIGPENDING|TIF_NEED_RESCHED...), its user registers (pt_regs, as
 Linux's show_regs, every one in hex, ORIG_RAX with the system call's name,
 RAX as a return value with an -E code's name) and its restart_block: fn by
@@ -188,6 +212,8 @@ SA_RESUME keeps for its running handlers, if any."""
         own, shared = pending_sets(t)
         out.append("signals: pending %s, shared pending %s, blocked %s" % (
             sigset_str(own), sigset_str(shared), sigset_str(ulong(t["blocked"]["sig"]))))
+        out.append(format_ids(t))
+        out.append(format_policy(t))
         lo, hi = stack_range(t)
         if not lo:
             out.append("no kernel stack: the task is dead")

@@ -1,5 +1,6 @@
 /* include/umk/uapi/prctl.h: arch_prctl(2)'s codes
- * (arch/x86/include/uapi/asm/prctl.h). */
+ * (arch/x86/include/uapi/asm/prctl.h) and the prctl(2) options umk
+ * implements (include/uapi/linux/prctl.h). */
 #ifndef UMK_UAPI_PRCTL_H
 #define UMK_UAPI_PRCTL_H
 
@@ -7,5 +8,12 @@
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
+
+#define PR_SET_PDEATHSIG 1
+#define PR_GET_PDEATHSIG 2
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
 
 #endif

@@ -36,4 +36,9 @@ struct rlimit64 {
 	unsigned long long rlim_max;
 };
 
+/* getpriority(2) and setpriority(2)'s which */
+#define PRIO_PROCESS 0
+#define PRIO_PGRP 1
+#define PRIO_USER 2
+
 #endif

@@ -1,6 +1,7 @@
-/* include/umk/uapi/sched.h: clone(2)'s flags (include/uapi/linux/sched.h).
- * The low byte, CSIGNAL, is the signal the child sends its parent when it
- * exits. */
+/* include/umk/uapi/sched.h: clone(2)'s flags and the scheduling policies
+ * (include/uapi/linux/sched.h, include/uapi/linux/sched/types.h). The low
+ * byte of clone's flags, CSIGNAL, is the signal the child sends its parent
+ * when it exits. */
 #ifndef UMK_UAPI_SCHED_H
 #define UMK_UAPI_SCHED_H
 
@@ -22,5 +23,17 @@
 #define CLONE_DETACHED 0x00400000
 #define CLONE_UNTRACED 0x00800000
 #define CLONE_CHILD_SETTID 0x01000000
+
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+#define SCHED_DEADLINE 6
+#define SCHED_RESET_ON_FORK 0x40000000	/* or'ed into a policy */
+
+struct sched_param {
+	int sched_priority;
+};
 
 #endif
