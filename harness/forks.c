@@ -19,6 +19,8 @@
  *             program runs alone
  *   brk       the child's heap (brk) is its own copy, and grows alone
  *   exec PATH execve(PATH) and print its errno (it must fail)
+ *   efault    a pointer into the child's memory, passed to the parent, is
+ *             no pointer of the parent's: write() from it is EFAULT
  */
 #include <errno.h>
 #define FUTEX_WAIT 0
@@ -36,6 +38,10 @@
 #include <unistd.h>
 
 #include "harness.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
 
 static const char *self;
 
@@ -290,6 +296,33 @@ static int after_exec(void)
 	return 0;
 }
 
+static int efault(void)
+{
+	int addrs[2], done[2];
+	char *p, c;
+	pid_t pid;
+
+	if (pipe(addrs) || pipe(done))
+		die("pipe: %s", errno_name(errno));
+	pid = xfork();
+	if (pid == 0) {
+		p = mmap((void *)0x300000000UL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap: %s", errno_name(errno));
+		strcpy(p, "the child's page\n");
+		write(addrs[1], &p, sizeof(p));
+		read(done[0], &c, 1);	/* alive until the parent has tried */
+		_exit(0);
+	}
+	read(addrs[0], &p, sizeof(p));
+	printf("write(1, child's %#lx, 17) = %s\n", (unsigned long)p,
+	       write(1, p, 17) < 0 ? errno_name(errno) : "written!");
+	write(done[1], "x", 1);
+	printf("child %s\n", status_text(wait_status(pid)));
+	return 0;
+}
+
 /* musl's sbrk refuses to move the break: brk(2) itself. */
 static char *xbrk(char *to)
 {
@@ -345,6 +378,8 @@ int main(int argc, char **argv)
 		return after_exec();
 	if (!strcmp(argv[1], "brk"))
 		return heap();
+	if (!strcmp(argv[1], "efault"))
+		return efault();
 	if (!strcmp(argv[1], "exec") && argc > 2) {
 		char *args[] = { argv[2], NULL };
 

@@ -57,6 +57,17 @@ parent: nanosleep = 0, slept at least 600 ms'
 	fi
 }
 
+@test "a pointer into another process's memory is EFAULT to the caller" {
+	same_as_native $H/forks efault
+	assert_output 'write(1, child'"'"'s 0x300000000, 17) = EFAULT
+child exit 0'
+}
+
+@test "exec from a process with a second thread running leaves the new program alone" {
+	same_as_native $H/forks execmt
+	assert_output 'after exec: running, alone'
+}
+
 @test "the heap (brk) of a forked child is its own copy" {
 	same_as_native $H/forks brk
 	assert_output 'child: brk grew by 1028 KiB
