@@ -18,6 +18,8 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -216,4 +218,39 @@ void os_random(void *buf, size_t n)
 		done += r;
 	}
 	close(fd);
+}
+
+int os_dup(int fd)
+{
+	int r = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	return r < 0 ? -errno : r;
+}
+
+/* statfs of the host file system holding path: a 120-byte Linux struct
+ * statfs, the host's own layout. */
+int os_statfs(const char *path, void *buf)
+{
+	_Static_assert(sizeof(struct statfs) == 120, "struct statfs is 120 bytes");
+	return statfs(path, buf) ? -errno : 0;
+}
+
+int os_fstatfs(int fd, void *buf)
+{
+	return fstatfs(fd, buf) ? -errno : 0;
+}
+
+/* The host's memory and swap, in bytes, for sysinfo. */
+int os_meminfo(unsigned long *totalram, unsigned long *freeram, unsigned long *totalswap,
+	       unsigned long *freeswap)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return -errno;
+	*totalram = si.totalram * si.mem_unit;
+	*freeram = si.freeram * si.mem_unit;
+	*totalswap = si.totalswap * si.mem_unit;
+	*freeswap = si.freeswap * si.mem_unit;
+	return 0;
 }

@@ -17,18 +17,29 @@
 
 #include "binfmts.h"
 
-/* A PT_INTERP segment names the dynamic loader the program needs. */
-static int check_interp(struct linux_binprm *bprm, const Elf64_Phdr *ph)
+/* A PT_INTERP segment names the dynamic loader the program needs: a path
+ * ending in its one NUL, as load_elf_binary reads it (ENOEXEC otherwise). */
+static int read_interp(struct linux_binprm *bprm, const Elf64_Phdr *ph)
 {
-	static char interp[128];
-	size_t n = min(ph->p_filesz, sizeof(interp) - 1);
+	char *path;
+	int err;
 
-	memset(interp, 0, sizeof(interp));
-	if (ph->p_offset > (u64)bprm->size || n > (u64)bprm->size - ph->p_offset ||
-	    read_exact(bprm->file, interp, n, ph->p_offset) || !interp[0])
-		snprintf(interp, sizeof(interp), "an interpreter");
-	return exec_fail(-ENOEXEC, "dynamically linked (needs %s): umk runs static programs only",
-			 interp);
+	if (ph->p_filesz > PATH_MAX || ph->p_filesz < 2)
+		return bad_elf("PT_INTERP of %lu bytes", (unsigned long)ph->p_filesz);
+	if (ph->p_offset > (u64)bprm->size || ph->p_filesz > (u64)bprm->size - ph->p_offset)
+		return bad_elf("PT_INTERP beyond the end of the file");
+	path = kmalloc(ph->p_filesz);
+	err = read_exact(bprm->file, path, ph->p_filesz, ph->p_offset);
+	if (err) {
+		kfree(path);
+		return exec_fail(err, "read error (%s)", err_name(err));
+	}
+	if (path[ph->p_filesz - 1] != '\0' || strnlen(path, ph->p_filesz) != ph->p_filesz - 1) {
+		kfree(path);
+		return bad_elf("PT_INTERP is not one NUL-terminated path");
+	}
+	bprm->elf_interp = path;
+	return 0;
 }
 
 /*
@@ -82,8 +93,11 @@ int check_elf_headers(struct linux_binprm *bprm, unsigned long *lo, unsigned lon
 		return exec_fail(err, "read error (%s)", err_name(err));
 
 	for (i = 0; i < eh->e_phnum; i++)
-		if (bprm->phdrs[i].p_type == PT_INTERP)
-			return check_interp(bprm, &bprm->phdrs[i]);
+		if (bprm->phdrs[i].p_type == PT_INTERP && !bprm->elf_interp && !bprm->is_interp) {
+			err = read_interp(bprm, &bprm->phdrs[i]);
+			if (err)
+				return err;
+		}
 
 	for (i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = &bprm->phdrs[i];
@@ -163,13 +177,20 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 	bool first = true;
 
 	if (eh->e_type == ET_DYN) {
-		base = mm_map(mm, 0, span + BRK_RESERVE, PROT_READ | PROT_WRITE, false, VMA_IMAGE);
+		/* Where Linux puts it: a program with an interpreter at
+		 * ELF_ET_DYN_BASE, the interpreter and a static-pie where mmap
+		 * would (top down). Only a program gets a brk area after it. */
+		unsigned long hint = bprm->elf_interp ? ELF_ET_DYN_BASE : 0;
+		unsigned long room = bprm->is_interp ? 0 : BRK_RESERVE;
+
+		base = mm_map(mm, hint, span + room, PROT_READ | PROT_WRITE, false, VMA_IMAGE);
 		if (!IS_ERR_VALUE(base)) {
 			/* Give the tail back and take it again as the brk
 			 * area: nothing maps in between (one CPU). */
-			mm_unmap(mm, base + span, BRK_RESERVE);
+			if (room)
+				mm_unmap(mm, base + span, room);
 		} else {
-			base = mm_map(mm, 0, span, PROT_READ | PROT_WRITE, false, VMA_IMAGE);
+			base = mm_map(mm, hint, span, PROT_READ | PROT_WRITE, false, VMA_IMAGE);
 		}
 		if (IS_ERR_VALUE(base))
 			return exec_fail(-ENOMEM, "cannot map %lu MiB for the image (%s)",
@@ -227,12 +248,14 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 			end_data = vaddr + ph->p_filesz;
 		brk_end = e;
 	}
+	bprm->entry = bprm->load_bias + eh->e_entry;
+	if (bprm->is_interp)
+		return 0;
 	mm->start_code = start_code == ~0UL ? 0 : start_code;
 	mm->end_code = end_code;
 	mm->start_data = start_data;
 	mm->end_data = end_data;
 	mm->load_base = bprm->load_bias + lo;
-	bprm->entry = bprm->load_bias + eh->e_entry;
 	setup_brk(bprm, brk_end);
 	return 0;
 }
@@ -283,7 +306,7 @@ void create_elf_tables(struct linux_binprm *bprm)
 	NEW_AUX_ENT(AT_PHDR, bprm->phdr_addr);
 	NEW_AUX_ENT(AT_PHENT, sizeof(Elf64_Phdr));
 	NEW_AUX_ENT(AT_PHNUM, bprm->ehdr.e_phnum);
-	NEW_AUX_ENT(AT_BASE, 0);
+	NEW_AUX_ENT(AT_BASE, bprm->interp_base);
 	NEW_AUX_ENT(AT_FLAGS, 0);
 	NEW_AUX_ENT(AT_ENTRY, bprm->entry);
 	NEW_AUX_ENT(AT_UID, (unsigned long)sys_getuid());

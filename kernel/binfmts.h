@@ -22,6 +22,10 @@
 #define MAX_ARG_STRINGS 0x7FFFFFFF
 #define BRK_RESERVE (64UL << 20)	/* PROT_NONE until brk() grows into it */
 #define IMAGE_MAX (1UL << 30)		/* span of the PT_LOAD segments */
+/* Where a program with an interpreter goes (arch/x86's ELF_ET_DYN_BASE:
+ * two thirds of the address space, 16 MiB aligned; umk does not add
+ * Linux's random offset). */
+#define ELF_ET_DYN_BASE ((TASK_SIZE / 3 * 2) & ~((16UL << 20) - 1))
 
 #define ELF_PLATFORM "x86_64"
 #define ELF_EXEC_PAGESIZE 4096
@@ -64,6 +68,10 @@ struct linux_binprm {
 	unsigned long argv_len, envp_len; /* bytes of their strings */
 	unsigned long exec;		/* AT_EXECFN: the filename on the stack */
 	unsigned long load_bias;
+	char *elf_interp;		/* PT_INTERP's path (kmalloc), or NULL */
+	bool is_interp;			/* this is the interpreter being loaded */
+	unsigned long interp_base;	/* AT_BASE: the interpreter's load bias */
+	unsigned long interp_entry;	/* where the program starts, if one */
 	unsigned long entry, phdr_addr;
 	unsigned long sp;		/* the initial user rsp */
 };

@@ -302,6 +302,52 @@ static int setup_arg_pages(struct linux_binprm *bprm)
 	return 0;
 }
 
+/*
+ * The program's interpreter (PT_INTERP: the dynamic loader), loaded into
+ * the new mm beside it as fs/binfmt_elf.c's load_elf_interp does: checked
+ * as an ELF executable, placed where mmap would put it; the program starts
+ * at its entry, and AT_BASE tells it where it is. An interpreter that is
+ * missing is ENOENT; one that is not a usable ELF file, ELIBBAD.
+ */
+static int load_interp(struct linux_binprm *bprm)
+{
+	struct linux_binprm ib = {
+		.filename = bprm->elf_interp, .mm = bprm->mm, .is_interp = true,
+	};
+	unsigned long lo = 0, hi = 0;
+	char why[sizeof(exec_why)];
+	struct file *f;
+	int err;
+
+	f = filp_open(bprm->elf_interp, O_RDONLY, 0, &err);
+	if (!f)
+		return exec_fail(err, "its interpreter %s: %s", bprm->elf_interp,
+				 err == -ENOENT ? "no such file" : err_name(err));
+	ib.file = f;
+	if (!f->f_inode || !S_ISREG(f->f_inode->i_mode) || !f->f_op->read_kernel)
+		err = exec_fail(-EACCES, "not a regular file");
+	else
+		err = inode_permission(&f->f_path, MAY_EXEC);
+	if (!err) {
+		ib.size = f->f_inode->i_size;
+		err = check_elf_headers(&ib, &lo, &hi);
+		if (err == -ENOEXEC)
+			err = -ELIBBAD;
+	}
+	if (!err)
+		err = load_elf_binary(&ib, lo, hi);
+	if (!err) {
+		bprm->interp_base = ib.load_bias;
+		bprm->interp_entry = ib.entry;
+	} else {
+		snprintf(why, sizeof(why), "%s", exec_why);
+		exec_fail(err, "its interpreter %s: %s", bprm->elf_interp, why);
+	}
+	kfree(ib.phdrs);
+	fput(f);
+	return err;
+}
+
 /* kbasename(), truncated to TASK_COMM_LEN - 1 like __set_task_comm. */
 static void set_task_comm(struct task_struct *tsk, const char *path)
 {
@@ -385,7 +431,7 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	mmput(old_mm);
 	snprintf(tsk->mm->exe, sizeof(tsk->mm->exe), "%s", bprm->interp);
 	set_task_comm(tsk, bprm->filename);
-	start_thread(regs, bprm->entry, bprm->sp);
+	start_thread(regs, bprm->elf_interp ? bprm->interp_entry : bprm->entry, bprm->sp);
 	setup_new_exec();
 	tsk->did_exec = true;	/* setpgid on it is EACCES from now on */
 	exec_creds(tsk);
@@ -437,6 +483,8 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	if (err)
 		goto out;
 	err = load_elf_binary(&bprm, lo, hi);
+	if (!err && bprm.elf_interp)
+		err = load_interp(&bprm);
 	if (err)
 		goto out;
 	create_elf_tables(&bprm);
@@ -450,6 +498,7 @@ out:
 		fput(bprm.file);
 	kfree(bprm.phdrs);
 	kfree(bprm.strings);
+	kfree(bprm.elf_interp);
 	while (bprm.nscripts)
 		kfree(bprm.script_bufs[--bprm.nscripts]);
 	if (bprm.mm) {

@@ -16,6 +16,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
@@ -106,6 +107,7 @@ void do_exit(long code)
 	trace_with(TR_TASK, &(struct trace_fields){ .other = tsk->pid, .ret = code, .what = "exit" },
 		   "exit %d status=0x%04lx", tsk->pid, code);
 
+	account_exit(tsk);
 	exit_mm(tsk);
 	put_files_struct(tsk->files);
 	tsk->files = NULL;
@@ -180,6 +182,7 @@ struct wait_opts {
 	int options;
 	kernel_siginfo_t info;	/* what waitid reports */
 	int status;		/* what wait4 reports */
+	struct rusage rusage;	/* the child's, for wait4 and waitid */
 };
 
 static bool eligible_child(struct wait_opts *wo, struct task_struct *p)
@@ -216,6 +219,9 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
 		if (!(wo->options & WEXITED))
 			return 0;
 		wo->status = code;
+		getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
+		if (!(wo->options & WNOWAIT))
+			account_reaped_child(current, p);
 		if (code & 0x7f)
 			fill_info(wo, p, code & 0x80 ? CLD_DUMPED : CLD_KILLED, code & 0x7f);
 		else
@@ -227,6 +233,7 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
 		}
 		return pid;
 	}
+	getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
 	if ((wo->options & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) && sig->stop_report) {
 		wo->status = (sig->stop_report << 8) | 0x7f;
 		fill_info(wo, p, CLD_STOPPED, sig->stop_report);
@@ -283,11 +290,6 @@ static long do_wait(struct wait_opts *wo)
 	return ret;
 }
 
-struct rusage {
-	struct __kernel_old_timeval ru_utime, ru_stime;
-	long ru_rest[14];
-};
-
 long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __user *ru)
 {
 	struct wait_opts wo = { .options = options | WEXITED };
@@ -312,7 +314,7 @@ long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __u
 	if (ret > 0 && stat_addr && put_user(wo.status, stat_addr))
 		return -EFAULT;
 	if (ret > 0 && ru) {
-		memset(&r, 0, sizeof(r));
+		r = wo.rusage;
 		if (copy_to_user(ru, &r, sizeof(r)))
 			return -EFAULT;
 	}
@@ -356,7 +358,9 @@ long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int optio
 	if (infop && copy_to_user(infop, &wo.info, 32))
 		return -EFAULT;
 	if (ru) {
-		memset(&r, 0, sizeof(r));
+		r = wo.rusage;
+		if (!ret)
+			memset(&r, 0, sizeof(r));
 		if (copy_to_user(ru, &r, sizeof(r)))
 			return -EFAULT;
 	}

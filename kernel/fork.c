@@ -223,6 +223,11 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	return p;
 }
 
+int nr_tasks(void)
+{
+	return nr_threads + 1;	/* nr_threads does not count pid 1 */
+}
+
 /* A task is gone for good: reaped, or released by itself. */
 void task_count_dec(void)
 {

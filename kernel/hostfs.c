@@ -20,6 +20,7 @@
 #include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/mm.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>
@@ -441,6 +442,35 @@ static const struct inode_operations hostfs_iops = {
 	.setattr = hostfs_setattr,
 };
 
+int hostfs_statfs(struct dentry *d, struct statfs *buf)
+{
+	int err;
+	char *path = dentry_host_path(d, &err);
+
+	if (!path)
+		return err;
+	err = os_statfs(path, buf);
+	kfree(path);
+	return err;
+}
+
+/* MAP_SHARED of a host file: the host file itself is the memory, through
+ * a host fd of its own (closed when the last mapping goes). */
+static struct hostmem *hostfs_get_hostmem(struct file *f, int *err)
+{
+	struct hostmem *h;
+	int fd = os_dup(hostfd(f));
+
+	if (fd < 0) {
+		*err = fd;
+		return NULL;
+	}
+	h = kmalloc(sizeof(*h));
+	h->count = 1;
+	h->fd = fd;
+	return h;
+}
+
 static const struct file_operations hostfs_file_fops = {
 	.name = "hostfs",
 	.open = hostfs_open,
@@ -451,6 +481,7 @@ static const struct file_operations hostfs_file_fops = {
 	.fsync = hostfs_fsync,
 	.release = hostfs_release,
 	.read_kernel = kernel_read,
+	.get_hostmem = hostfs_get_hostmem,
 };
 
 static const struct file_operations hostfs_dir_fops = {

@@ -1060,3 +1060,12 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 	return mm_protect(mm, start, len, (int)(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)));
 }
 
+
+unsigned long mm_rss_kib(struct mm_struct *mm)
+{
+	struct stat st;
+
+	if (!mm || os_fstat(mm->mem->fd, &st))
+		return 0;
+	return st.st_blocks / 2;	/* 512-byte blocks */
+}

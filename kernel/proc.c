@@ -31,7 +31,6 @@
 #include <umk/sched.h>
 #include <umk/uaccess.h>
 
-#define USER_HZ 100
 #define PROC_PID_OFFSET 3	/* readdir positions: ".", "..", "self", then pid + 3 */
 
 static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;

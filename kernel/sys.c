@@ -8,6 +8,7 @@
  */
 #include <umk/cred.h>
 #include <umk/errno.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/mm.h>
 #include <umk/syscalls.h>
@@ -450,4 +451,144 @@ long sys_setsid(void)
 		return -EPERM;
 	set_special_pids(group_leader);
 	return group_leader->tgid;
+}
+
+/*
+ * Resource usage (kernel/sys.c's getrusage, kernel/exit.c's accounting).
+ * umk knows each task's CPU time (sum_exec_ns, all of it user time: umk
+ * does not tell user from system time) and its context switches; a
+ * process's resident size is what its private memory takes on the host
+ * (mm_rss_kib), sampled when it is asked for and when a thread leaves its
+ * memory, the largest kept as ru_maxrss. Page faults are the host's: umk
+ * never sees them, and counts none.
+ */
+static u64 task_exec_ns(struct task_struct *t)
+{
+	return t->sum_exec_ns + (t == current ? ktime_get() - t->last_ran : 0);
+}
+
+static void sample_rss(struct task_struct *t)
+{
+	unsigned long kib = mm_rss_kib(t->mm);
+
+	if (kib > t->signal->maxrss)
+		t->signal->maxrss = kib;
+}
+
+void account_exit(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+
+	sample_rss(tsk);
+	sig->dead_exec_ns += task_exec_ns(tsk);
+	sig->dead_nvcsw += tsk->nvcsw;
+	sig->dead_nivcsw += tsk->nivcsw;
+	/* Counted once: a zombie leader's time is in dead_exec_ns now. */
+	tsk->sum_exec_ns = 0;
+	tsk->last_ran = ktime_get();
+	tsk->nvcsw = tsk->nivcsw = 0;
+}
+
+void account_reaped_child(struct task_struct *parent, struct task_struct *child)
+{
+	struct signal_struct *ps = parent->signal, *cs = child->signal;
+
+	ps->child_exec_ns += cs->dead_exec_ns + cs->child_exec_ns;
+	ps->child_nvcsw += cs->dead_nvcsw + cs->child_nvcsw;
+	ps->child_nivcsw += cs->dead_nivcsw + cs->child_nivcsw;
+	ps->child_maxrss = max(ps->child_maxrss, max(cs->maxrss, cs->child_maxrss));
+}
+
+static void ns_to_timeval(u64 ns, long *sec, long *usec)
+{
+	*sec = (long)(ns / NSEC_PER_SEC);
+	*usec = (long)(ns % NSEC_PER_SEC / 1000);
+}
+
+void getrusage_task(struct task_struct *p, int who, struct rusage *r)
+{
+	struct signal_struct *sig = p->signal;
+	struct task_struct *t;
+	u64 ns = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (who == RUSAGE_THREAD) {
+		ns = task_exec_ns(p);
+		r->ru_nvcsw = p->nvcsw;
+		r->ru_nivcsw = p->nivcsw;
+		sample_rss(p);
+		r->ru_maxrss = sig->maxrss;
+	}
+	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
+		ns += sig->child_exec_ns;
+		r->ru_nvcsw += sig->child_nvcsw;
+		r->ru_nivcsw += sig->child_nivcsw;
+		r->ru_maxrss = sig->child_maxrss;
+	}
+	if (who == RUSAGE_SELF || who == RUSAGE_BOTH) {
+		ns += sig->dead_exec_ns;
+		r->ru_nvcsw += sig->dead_nvcsw;
+		r->ru_nivcsw += sig->dead_nivcsw;
+		list_for_each_entry(t, &sig->thread_head, thread_node) {
+			ns += task_exec_ns(t);
+			r->ru_nvcsw += t->nvcsw;
+			r->ru_nivcsw += t->nivcsw;
+		}
+		if (!list_empty(&sig->thread_head))
+			sample_rss(list_first_entry(&sig->thread_head, struct task_struct,
+						    thread_node));
+		r->ru_maxrss = max((unsigned long)r->ru_maxrss, sig->maxrss);
+	}
+	ns_to_timeval(ns, &r->ru_utime_sec, &r->ru_utime_usec);
+}
+
+long sys_getrusage(int who, struct rusage __user *ru)
+{
+	struct rusage r;
+
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+		return -EINVAL;
+	getrusage_task(current, who, &r);
+	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+/* times: the process's and its reaped children's CPU time in clock ticks,
+ * and the ticks since boot as the return value (Linux's jiffies_64_to_
+ * clock_t(get_jiffies_64()), which starts 5 minutes before 0 on Linux:
+ * umk starts at boot). */
+long sys_times(struct tms __user *tbuf)
+{
+	struct rusage self, children;
+
+	if (tbuf) {
+		struct tms t = { 0 };
+
+		getrusage_task(current, RUSAGE_SELF, &self);
+		getrusage_task(current, RUSAGE_CHILDREN, &children);
+		t.tms_utime = self.ru_utime_sec * USER_HZ + self.ru_utime_usec / (1000000 / USER_HZ);
+		t.tms_cutime = children.ru_utime_sec * USER_HZ +
+			       children.ru_utime_usec / (1000000 / USER_HZ);
+		if (copy_to_user(tbuf, &t, sizeof(t)))
+			return -EFAULT;
+	}
+	return (long)(ktime_get() / (NSEC_PER_SEC / USER_HZ));
+}
+
+long sys_sysinfo(struct sysinfo __user *info)
+{
+	struct sysinfo si;
+	unsigned long totalram, freeram, totalswap, freeswap;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (long)((ktime_get() + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
+	get_avenrun(si.loads);
+	if (!os_meminfo(&totalram, &freeram, &totalswap, &freeswap)) {
+		si.totalram = totalram;
+		si.freeram = freeram;
+		si.totalswap = totalswap;
+		si.freeswap = freeswap;
+	}
+	si.procs = (unsigned short)min(nr_tasks(), 65535);
+	si.mem_unit = 1;
+	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }

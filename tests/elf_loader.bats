@@ -44,7 +44,7 @@ $H/fuzz: ok"
 	local s=build/tests/elf-seeds
 	run --separate-stderr build/tests/elf_replay $s/truncated-19 $s/class32 $s/big-endian \
 		$s/phnum-100 $s/phoff-wraps $s/offset-wraps $s/memsz-wraps $s/overlap \
-		$s/entry-outside $s/memsz-huge $s/interp $s/text
+		$s/entry-outside $s/memsz-huge $s/interp $s/interp-nonul $s/text
 	assert_success
 	assert_output "$s/truncated-19: truncated or inconsistent ELF headers: file ends inside the ELF header
 $s/class32: not an x86-64 executable (32-bit ELF)
@@ -56,7 +56,8 @@ $s/memsz-wraps: truncated or inconsistent ELF headers: segment 0 outside the use
 $s/overlap: truncated or inconsistent ELF headers: segment 1 overlaps or precedes segment 0
 $s/entry-outside: truncated or inconsistent ELF headers: entry point 0x400000000000 outside every PT_LOAD segment
 $s/memsz-huge: needs 2049 MiB, more than umk can give (1024 MiB)
-$s/interp: dynamically linked (needs /lib/ld-musl-x86_64.so.1): umk runs static programs only
+$s/interp: ok
+$s/interp-nonul: truncated or inconsistent ELF headers: PT_INTERP is not one NUL-terminated path
 $s/text: not an ELF file"
 	replay_under_umk build/tests/elf-seeds/*
 }

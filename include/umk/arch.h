@@ -125,6 +125,12 @@ ssize_t os_write(int fd, const void *buf, size_t n);
 int os_close(int fd);
 s64 os_file_size(int fd);
 int os_fstat(int fd, void *statbuf);	/* a 144-byte Linux struct stat */
+int os_dup(int fd);			/* a new fd for the same file */
+int os_statfs(const char *path, void *buf);	/* a 120-byte Linux struct statfs */
+int os_fstatfs(int fd, void *buf);
+/* The host's RAM and swap, total and free, in bytes (sysinfo). */
+int os_meminfo(unsigned long *totalram, unsigned long *freeram, unsigned long *totalswap,
+	       unsigned long *freeswap);
 /* Poll one host fd: returns POLLIN/POLLOUT/POLLHUP/POLLERR/POLLNVAL bits
  * (Linux values) that are ready now, without waiting. */
 int os_poll_now(int fd, int events);

@@ -518,6 +518,10 @@ void set_fs_pwd(struct fs_struct *fs, const struct path *path);
 struct super_block *tmpfs_fill_super(void);
 /* kernel/hostfs.c: the host directory dir, read-only or not. */
 struct super_block *hostfs_fill_super(const char *dir, bool rdonly);
+/* The host's statfs of the file system behind d (kernel/statfs.c fills
+ * the rest): 0 or -errno. */
+struct statfs;
+int hostfs_statfs(struct dentry *d, struct statfs *buf);
 /* kernel/devices.c: mount each device node over the host's /dev/NAME. */
 void devices_mount(void);
 /* kernel/proc.c */

@@ -106,6 +106,9 @@ struct mm_struct *active_mm(void);
 /* A futex's key in shared memory: if addr lies in a MAP_SHARED region of
  * mm, the object and the offset there, and true. */
 bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off);
+/* The memory mm's private pages take on the host now, in KiB: what
+ * getrusage reports as its resident size. */
+unsigned long mm_rss_kib(struct mm_struct *mm);
 /* Create the user window, at boot: 0 or -errno. */
 int mm_init(void);
 /* Map len bytes of anonymous memory for mm; addr is a hint, or where it must

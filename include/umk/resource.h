@@ -40,4 +40,13 @@ void rlimit_cpu_arm(struct task_struct *next);
 int do_prlimit(struct task_struct *tsk, unsigned int resource, const struct rlimit *new_rlim,
 	       struct rlimit *old_rlim);
 
+/* kernel/sys.c: resource usage (Linux's getrusage and its accounting) */
+/* What p used, for who = RUSAGE_SELF, _CHILDREN, _BOTH or _THREAD. */
+void getrusage_task(struct task_struct *p, int who, struct rusage *r);
+/* tsk is exiting: its CPU time and switches go to its process's total. */
+void account_exit(struct task_struct *tsk);
+/* parent reaps child, a whole dead process: the child's totals and those
+ * of the children it reaped go to the parent's children totals. */
+void account_reaped_child(struct task_struct *parent, struct task_struct *child);
+
 #endif

@@ -125,6 +125,12 @@ struct signal_struct {
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
 	struct task_struct *group_exec_task; /* execve is killing the others */
+	/* Accounting (kernel/sys.c, getrusage): what the process's exited
+	 * threads used, and what its reaped children and their own reaped
+	 * children used (Linux's signal->sum_sched_runtime, cutime...). */
+	u64 dead_exec_ns, child_exec_ns;
+	unsigned long dead_nvcsw, dead_nivcsw, child_nvcsw, child_nivcsw;
+	unsigned long maxrss, child_maxrss;	/* KiB, as sampled */
 	struct rlimit rlim[RLIM_NLIMITS]; /* shared by the threads, copied by
 					 * clone, kept by exec (kernel/resource.c) */
 	pid_t pgrp;			/* process group and session: copied by */
@@ -256,6 +262,10 @@ static inline bool rt_policy(int policy)
 
 /* kernel/fork.c */
 void task_count_dec(void);
+int nr_tasks(void);		/* tasks that exist, zombies included, idle not */
+/* kernel/sched.c: the 1, 5 and 15 minute load averages, as sysinfo gives
+ * them (fixed point, 1 << 16 is 1.0) */
+void get_avenrun(unsigned long loads[3]);
 /* kernel/sys.c: p leads a new session and process group, both its pid. */
 void set_special_pids(struct task_struct *p);	/* a task was released (reaped) */
 

@@ -16,6 +16,8 @@ long invoke_syscall(struct pt_regs *regs, long nr);
 struct iovec;
 struct pollfd;
 struct rusage;
+struct tms;
+struct sysinfo;
 struct new_utsname;
 
 /* kernel/read_write.c, kernel/file.c, kernel/pipe.c, kernel/ioctl.c,
@@ -134,6 +136,31 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 	       unsigned long arg5);
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_uname(struct new_utsname __user *name);
+long sys_getrusage(int who, struct rusage __user *ru);
+long sys_times(struct tms __user *tbuf);
+long sys_sysinfo(struct sysinfo __user *info);
+/* kernel/statfs.c */
+struct statfs;
+long sys_statfs(const char __user *pathname, struct statfs __user *ubuf);
+long sys_fstatfs(unsigned int fd, struct statfs __user *ubuf);
+/* kernel/xattr.c */
+long sys_getxattr(const char __user *pathname, const char __user *name, void __user *value,
+		  size_t size);
+long sys_lgetxattr(const char __user *pathname, const char __user *name, void __user *value,
+		   size_t size);
+long sys_fgetxattr(int fd, const char __user *name, void __user *value, size_t size);
+long sys_setxattr(const char __user *pathname, const char __user *name,
+		  const void __user *value, size_t size, int flags);
+long sys_lsetxattr(const char __user *pathname, const char __user *name,
+		   const void __user *value, size_t size, int flags);
+long sys_fsetxattr(int fd, const char __user *name, const void __user *value, size_t size,
+		   int flags);
+long sys_listxattr(const char __user *pathname, char __user *list, size_t size);
+long sys_llistxattr(const char __user *pathname, char __user *list, size_t size);
+long sys_flistxattr(int fd, char __user *list, size_t size);
+long sys_removexattr(const char __user *pathname, const char __user *name);
+long sys_lremovexattr(const char __user *pathname, const char __user *name);
+long sys_fremovexattr(int fd, const char __user *name);
 long sys_arch_prctl(int option, unsigned long arg2);
 long sys_set_tid_address(int __user *tidptr);
 long sys_sched_yield(void);

@@ -35,6 +35,7 @@ typedef long ssize_t;
 
 #define PAGE_SIZE 4096UL
 #define NSEC_PER_SEC 1000000000LL
+#define USER_HZ 100			/* clock ticks of times(), /proc, AT_CLKTCK */
 #define NSEC_PER_MSEC 1000000LL
 #define NSEC_PER_USEC 1000LL
 

@@ -76,9 +76,13 @@ def main():
     write('memsz-huge', phdrs=ph_with(loads[-1], memsz=1 << 31))
     if len(loads) > 1:
         write('overlap', phdrs=ph_with(loads[1], vaddr=phs[l0][3], offset=phs[l0][2]))
-    ld = b'/lib/ld-musl-x86_64.so.1\0'
+    # A dynamic loader that does not exist (execve: ENOENT), and a PT_INTERP
+    # that is not a NUL-terminated path (ENOEXEC).
+    ld = b'/no/such/ld-linux-x86-64.so.2\0'
     write('interp', phdrs=ph_with(len(phs) - 1, type=PT_INTERP, offset=len(data),
                                   filesz=len(ld), memsz=len(ld)), tail=ld)
+    write('interp-nonul', phdrs=ph_with(len(phs) - 1, type=PT_INTERP, offset=len(data),
+                                        filesz=len(ld) - 1, memsz=len(ld) - 1), tail=ld)
     write('no-load', phdrs=[[0x6474e551] + p[1:] for p in phs])
 
 

@@ -36,6 +36,44 @@ struct rlimit64 {
 	unsigned long long rlim_max;
 };
 
+/* getrusage(2)'s who (include/uapi/linux/resource.h); RUSAGE_BOTH is the
+ * kernel's own, what wait4 reports of a child. */
+#define RUSAGE_SELF 0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_BOTH (-2)
+#define RUSAGE_THREAD 1
+
+/* struct rusage, 144 bytes: two timevals (seconds and microseconds, as
+ * struct __kernel_old_timeval) then 14 longs. */
+struct rusage {
+	long ru_utime_sec, ru_utime_usec;
+	long ru_stime_sec, ru_stime_usec;
+	long ru_maxrss;			/* KiB */
+	long ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals;
+	long ru_nvcsw, ru_nivcsw;
+};
+
+/* times(2) (include/uapi/linux/times.h), in clock ticks (USER_HZ) */
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+/* sysinfo(2) (include/uapi/linux/sysinfo.h), 112 bytes */
+struct sysinfo {
+	long uptime;			/* seconds since boot */
+	unsigned long loads[3];		/* 1, 5, 15 min, fixed point 1 << 16 */
+	unsigned long totalram, freeram, sharedram, bufferram;
+	unsigned long totalswap, freeswap;
+	unsigned short procs;		/* tasks */
+	unsigned short pad;
+	unsigned long totalhigh, freehigh;
+	unsigned int mem_unit;
+	char _f[20 - 2 * sizeof(long) - sizeof(int)];
+};
+
 /* getpriority(2) and setpriority(2)'s which */
 #define PRIO_PROCESS 0
 #define PRIO_PGRP 1
