@@ -158,7 +158,7 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 {
 	struct super_block *sb = hostfs_fill_super("/", true);
 	struct path p;
-	int i;
+	int i, err;
 
 	root_mnt = kmalloc(sizeof(*root_mnt));
 	root_mnt->mnt_sb = sb;
@@ -180,7 +180,14 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 	mount_node(sb, sb->s_root, "/proc");
 	for (i = 0; i < nr_rw_dirs; i++)
 		vfs_mount_host_dir(rw_dirs[i], false);
-	if (!kern_path_at(AT_FDCWD, cwd, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p)) {
+	/* umk's working directory, shown read-only at its path if umk's own
+	 * file systems hide it (a directory under /tmp). */
+	err = kern_path_at(AT_FDCWD, cwd, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p);
+	if (err == -ENOENT && cwd[0] == '/' && cwd[1]) {
+		vfs_mount_host_dir(cwd, true);
+		err = kern_path_at(AT_FDCWD, cwd, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p);
+	}
+	if (!err) {
 		set_fs_pwd(&init_fs, &p);
 		path_put(&p);
 	}
