@@ -92,11 +92,33 @@ SYSCALL_HEADERS := $(GENERATED)/unistd_64.h $(GENERATED)/syscalls_64.h
 ELF_SEEDS := $(BUILD)/tests/elf-seeds
 KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEADERS)
 
+DYN := $(BUILD)/dyn
+DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp
+
 .PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
 	$(BUILD)/tests/timerqueue $(BUILD)/tests/elf_replay $(ELF_SEEDS)/.stamp \
 	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
-	$(GDB_CONSTANTS)
+	$(GDB_CONSTANTS) $(DYN_PROGS)
+
+# Dynamically linked host programs (gcc and the host's C library, not
+# musl), for the dynamic loader's tests: needlib finds libumkdyn.so beside
+# it; badinterp names a PT_INTERP that does not exist.
+$(DYN):
+	$(Q)mkdir -p $@
+
+$(DYN)/libumkdyn.so: harness/dyn/libumkdyn.c | $(DYN)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O1 -fPIC -shared -o $@ $<
+
+$(DYN)/needlib: harness/dyn/needlib.c $(DYN)/libumkdyn.so | $(DYN)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O1 -o $@ $< -L$(DYN) -lumkdyn -Wl,-rpath,'$$ORIGIN'
+
+$(DYN)/badinterp: harness/dyn/needlib.c $(DYN)/libumkdyn.so | $(DYN)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O1 -o $@ $< -L$(DYN) -lumkdyn -Wl,-rpath,'$$ORIGIN' \
+		-Wl,--dynamic-linker=/no/such/ld-linux-x86-64.so.2
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)

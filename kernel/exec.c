@@ -413,6 +413,19 @@ static int de_thread(struct task_struct *tsk)
 	return 0;
 }
 
+/* /proc/PID/exe: the absolute path of the file loaded (the interpreter of
+ * a script), as Linux's d_path of mm->exe_file; glibc's loader reads it
+ * for $ORIGIN. */
+static void set_mm_exe_file(struct mm_struct *mm, struct linux_binprm *bprm)
+{
+	char *buf = kmalloc(PATH_MAX), *p;
+	int err;
+
+	p = d_path(&bprm->file->f_path, buf, PATH_MAX, &err);
+	snprintf(mm->exe, sizeof(mm->exe), "%s", p ? p : bprm->interp);
+	kfree(buf);
+}
+
 /*
  * The point of no return (fs/exec.c's exec_mmap and begin_new_exec). On a
  * 0 return from sys_execve, do_syscall_64 returns to user mode through the
@@ -429,7 +442,7 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	bprm->mm = NULL;
 	switch_mm(tsk->mm);	/* again, if de_thread slept */
 	mmput(old_mm);
-	snprintf(tsk->mm->exe, sizeof(tsk->mm->exe), "%s", bprm->interp);
+	set_mm_exe_file(tsk->mm, bprm);
 	set_task_comm(tsk, bprm->filename);
 	start_thread(regs, bprm->elf_interp ? bprm->interp_entry : bprm->entry, bprm->sp);
 	setup_new_exec();

@@ -20,8 +20,7 @@
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
  * started); utime counts all of a task's CPU time and stime none (umk does
- * not tell the two apart); every process is on no tty; exe is the path as
- * execve was given it.
+ * not tell the two apart); every process is on no tty.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>

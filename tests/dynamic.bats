@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# The host's own, dynamically linked programs: PT_INTERP, the dynamic
+# loader's file mappings, and what glibc and the common programs ask for.
+# Each runs natively and under umk with the same output and status.
+
+load helper
+
+@test "coreutils, dash, bash and env, unmodified from the host, as natively" {
+	same_as_native /bin/true
+	same_as_native /bin/echo hello from the host
+	assert_output 'hello from the host'
+	same_as_native /bin/ls -l /etc
+	same_as_native /bin/cat /etc/os-release
+	same_as_native /usr/bin/env -i /usr/bin/printenv
+	same_as_native /usr/bin/env -i A=1 B=2 /usr/bin/printenv
+	assert_output 'A=1
+B=2'
+	same_as_native /bin/sh -c 'echo $((6*7))'
+	assert_output 42
+	same_as_native /bin/bash -c 'for i in 1 2 3; do echo $i; done | sort -r'
+	assert_output '3
+2
+1'
+}
+
+@test "python3 starts, imports os, signal and time, and computes" {
+	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
+	same_as_native /usr/bin/python3 -c 'import os, signal, time; print(sum(range(10)))'
+	assert_output 45
+}
+
+@test "a program finds its library beside it through \$ORIGIN and /proc/self/exe" {
+	same_as_native $B/dyn/needlib
+	assert_output 'libumkdyn: answer 42, twice 21 = 42'
+}
+
+# A copy of needlib in a directory of the test's, with its library in a
+# given state; umk sees the directory with --rw.
+with_lib() {
+	local d=$BATS_TEST_TMPDIR/$1
+	mkdir -p "$d"
+	cp $B/dyn/needlib "$d/"
+	case $1 in
+	missing) ;;
+	truncated) head -c 40 $B/dyn/libumkdyn.so >"$d/libumkdyn.so" ;;
+	foreign)
+		# the same library, marked for AArch64 (e_machine 183)
+		cp $B/dyn/libumkdyn.so "$d/"
+		printf '\xb7\x00' | dd of="$d/libumkdyn.so" bs=1 seek=18 conv=notrunc status=none
+		;;
+	esac
+	echo "$d/needlib"
+}
+
+@test "a missing, truncated or foreign library fails in the loader, with its message and 127, as natively" {
+	local p want
+	for state in missing truncated foreign; do
+		p=$(with_lib $state)
+		native -s 127 "$p"
+		want=$stderr
+		[[ -n $want ]] || fail "no loader message natively for a $state library"
+		umk -s 127 --rw="$BATS_TEST_TMPDIR" "$p"
+		assert_equal "$stderr" "$want"
+	done
+}
+
+@test "a PT_INTERP that names a missing file is ENOENT from execve, as natively" {
+	same_as_native $H/forks exec $B/dyn/badinterp
+	assert_output 'execve: ENOENT'
+	umk -s 127 $B/dyn/badinterp
+	assert_equal "$stderr" "umk: $B/dyn/badinterp: its interpreter /no/such/ld-linux-x86-64.so.2: no such file"
+}
+
+@test "statfs and fstatfs: the host's file system behind /, umk's tmpfs at /tmp" {
+	umk /usr/bin/stat -f -c '%T' / /tmp /proc
+	assert_line --index 1 tmpfs
+	assert_line --index 2 proc
+	local native_root
+	native_root=$(/usr/bin/stat -f -c '%T' /)
+	assert_line --index 0 "$native_root"
+}
+
+@test "getrusage, times, wait4 and sysinfo report CPU time, a resident size and the host's RAM, as natively" {
+	same_as_native $H/usage
+	assert_line "getrusage(7) = -1 EINVAL"
+	assert_line --regexp "^sysinfo: totalram $(awk '/MemTotal/ { printf "%.0f", $2 * 1024 }' /proc/meminfo), "
+	refute_output --partial ': no'
+}
