@@ -454,13 +454,34 @@ int hostfs_statfs(struct dentry *d, struct statfs *buf)
 	return err;
 }
 
-/* MAP_SHARED of a host file: the host file itself is the memory, through
- * a host fd of its own (closed when the last mapping goes). */
+/*
+ * A mapping of a host file: the host file itself is the memory, through a
+ * host fd of its own (closed when the last mapping goes). The files mapped
+ * through read-only fds, libraries mostly, each get one object that umk
+ * keeps (ro_maps, by host device and inode): every process mapping libc
+ * shares one host fd and the host's page cache. Past RO_MAPS_MAX files,
+ * each mapping gets an object of its own.
+ */
+#define RO_MAPS_MAX 256
+static struct ro_map {
+	unsigned long dev, ino;
+	struct hostmem *mem;
+} ro_maps[RO_MAPS_MAX];
+static int nr_ro_maps;
+
 static struct hostmem *hostfs_get_hostmem(struct file *f, int *err)
 {
 	struct hostmem *h;
-	int fd = os_dup(hostfd(f));
+	struct stat st;
+	bool shareable = !file_writable(f) && !os_fstat(hostfd(f), &st);
+	int fd, i;
 
+	if (shareable) {
+		for (i = 0; i < nr_ro_maps; i++)
+			if (ro_maps[i].dev == st.st_dev && ro_maps[i].ino == st.st_ino)
+				return hostmem_get(ro_maps[i].mem);
+	}
+	fd = os_dup(hostfd(f));
 	if (fd < 0) {
 		*err = fd;
 		return NULL;
@@ -468,6 +489,11 @@ static struct hostmem *hostfs_get_hostmem(struct file *f, int *err)
 	h = kmalloc(sizeof(*h));
 	h->count = 1;
 	h->fd = fd;
+	if (shareable && nr_ro_maps < RO_MAPS_MAX) {
+		ro_maps[nr_ro_maps].dev = st.st_dev;
+		ro_maps[nr_ro_maps].ino = st.st_ino;
+		ro_maps[nr_ro_maps++].mem = hostmem_get(h);
+	}
 	return h;
 }
 

@@ -126,7 +126,7 @@ static u64 vma_offset(struct vm_area_struct *vma, unsigned long addr)
 static int install_range(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long s,
 			 unsigned long e)
 {
-	bool shared = vma->shared || (vma->prot & PROT_WRITE);
+	bool shared = vma->shared ? !vma->private_file : (vma->prot & PROT_WRITE);
 
 	if (vma->prot == PROT_NONE)
 		return os_mmap_replace((void *)s, e - s, PROT_NONE);
@@ -336,7 +336,7 @@ static bool can_merge(struct vm_area_struct *a, struct vm_area_struct *b)
 {
 	if (a->vm_end != b->vm_start || a->kind != b->kind || a->prot != b->prot)
 		return false;
-	if (a->shared != b->shared)
+	if (a->shared != b->shared || a->private_file != b->private_file)
 		return false;
 	return !a->shared || a->vm_off + (a->vm_end - a->vm_start) == b->vm_off;
 }
@@ -395,7 +395,7 @@ static int forget_range(struct mm_struct *mm, unsigned long start, unsigned long
  * the window if mm is there. shared (a reference the region takes over) is
  * NULL for private memory, which starts as zeros. 0 or -errno. */
 static int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
-		      enum vma_kind kind, struct hostmem *shared, u64 off)
+		      enum vma_kind kind, struct hostmem *shared, u64 off, bool private_file)
 {
 	struct vm_area_struct *vma;
 	int err = 0;
@@ -408,6 +408,7 @@ static int add_region(struct mm_struct *mm, unsigned long start, unsigned long e
 	vma->kind = kind;
 	vma->shared = shared;
 	vma->vm_off = off;
+	vma->private_file = private_file;
 	if (mm == loaded_mm)
 		err = install_range(mm, vma, start, end);
 	if (err) {
@@ -480,7 +481,7 @@ unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int p
 		return -ENOMEM;
 	if (mm->map_count >= DEFAULT_MAP_COUNT_MAX)
 		return -ENOMEM;
-	err = add_region(mm, addr, addr + len, prot, kind, NULL, 0);
+	err = add_region(mm, addr, addr + len, prot, kind, NULL, 0, false);
 	return err ? (unsigned long)(long)err : addr;
 }
 
@@ -505,6 +506,45 @@ int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len)
 	if (!range_intersects(mm, addr, end))
 		return 0;
 	return forget_range(mm, addr, end, true);
+}
+
+/*
+ * A private file region about to become writable: its pages become the
+ * mm's own, copied from the file (Linux copies each page at its first
+ * write instead). Past the end of the file they are zeros. 0 or -errno.
+ */
+static int materialize(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	const size_t chunk = 64 * 1024;
+	unsigned long len = vma->vm_end - vma->vm_start, done = 0;
+	char *buf = kmalloc(chunk);
+	int err = 0;
+
+	while (done < len) {
+		ssize_t r = os_pread(vma->shared->fd, buf, min(len - done, chunk),
+				     vma->vm_off + done);
+
+		if (r <= 0) {
+			err = (int)r;
+			break;
+		}
+		r = os_pwrite(mm->mem->fd, buf, r, vma->vm_start + done);
+		if (r < 0) {
+			err = (int)r;
+			break;
+		}
+		done += r;
+	}
+	kfree(buf);
+	if (err) {
+		os_punch_hole(mm->mem->fd, vma->vm_start, len);
+		return err;
+	}
+	hostmem_put(vma->shared);
+	vma->shared = NULL;
+	vma->vm_off = 0;
+	vma->private_file = false;
+	return 0;
 }
 
 /* Change the protection of [addr, addr + len), which must lie entirely in
@@ -544,6 +584,11 @@ int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 			break;
 		if (vma->prot == prot)
 			continue;
+		if ((prot & PROT_WRITE) && vma->private_file) {
+			err = materialize(mm, vma);
+			if (err)
+				break;
+		}
 		if (mm == loaded_mm) {
 			int old = vma->prot;
 
@@ -719,7 +764,7 @@ bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **ob
 {
 	struct vm_area_struct *vma = mm ? find_vma(mm, addr) : NULL;
 
-	if (!vma || !vma->shared)
+	if (!vma || !vma->shared || vma->private_file)
 		return false;
 	*obj = vma->shared;
 	*off = vma_offset(vma, addr);
@@ -850,7 +895,7 @@ long sys_brk(unsigned long brk)
 	}
 	if (newbrk < oldbrk) {
 		/* The pages are freed, the reservation kept. */
-		if (add_region(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK, NULL, 0))
+		if (add_region(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK, NULL, 0, false))
 			return mm->brk;
 		mm->brk = brk;
 		return brk;
@@ -892,18 +937,28 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 		obj = op->get_hostmem(f, &err);
 		if (!obj)
 			return err ? err : -ENODEV;
-		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off);
+		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, false);
 		return err ? err : (long)addr;
 	}
 	if (!op->read_kernel && !op->get_hostmem)
 		return -ENODEV;
+	/* Not writable: the file's own pages, seen privately, shared with
+	 * every process that maps the file (a library's code), until
+	 * mprotect makes them writable (materialize). */
+	if (!(prot & PROT_WRITE) && op->get_hostmem) {
+		obj = op->get_hostmem(f, &err);
+		if (!obj)
+			return err ? err : -ENODEV;
+		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, true);
+		return err ? err : (long)addr;
+	}
 	if (op->get_hostmem) {
 		obj = op->get_hostmem(f, &err);
 		if (!obj)
 			return err ? err : -ENODEV;
 	}
 	/* Writable while the bytes go in; the protection asked for after. */
-	err = add_region(mm, addr, addr + len, PROT_READ | PROT_WRITE, VMA_ANON, NULL, 0);
+	err = add_region(mm, addr, addr + len, PROT_READ | PROT_WRITE, VMA_ANON, NULL, 0, false);
 	for (done = 0; !err && done < len;) {
 		ssize_t r = obj ? os_pread(obj->fd, (char *)addr + done, len - done, off + done)
 				: op->read_kernel(f, (char *)addr + done, len - done,
@@ -1008,13 +1063,13 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 			goto out;
 		ret = os_ftruncate(obj->fd, len);
 		if (!ret)
-			ret = add_region(mm, addr, addr + len, (int)prot, kind, obj, 0);
+			ret = add_region(mm, addr, addr + len, (int)prot, kind, obj, 0, false);
 		else
 			hostmem_put(obj);
 		if (!ret)
 			ret = (long)addr;
 	} else {
-		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0);
+		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0, false);
 		if (!ret)
 			ret = (long)addr;
 	}

@@ -48,6 +48,10 @@ struct vm_area_struct {
 	 * vm_start); else a shared object (MAP_SHARED), at offset vm_off. */
 	struct hostmem *shared;
 	u64 vm_off;
+	/* shared is a file seen privately (MAP_PRIVATE, not writable): its
+	 * pages are the file's, shared with every process mapping it, until
+	 * mprotect makes the region writable and copies them into mm->mem. */
+	bool private_file;
 };
 
 struct mm_struct {
