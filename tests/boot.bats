@@ -96,8 +96,9 @@ bad_input() {
 	bad_input 126 "$f"
 }
 
-@test "a dynamically linked program is rejected" {
-	bad_input 126 /bin/true
+@test "a dynamically linked program whose loader is missing is rejected, naming the loader" {
+	bad_input 127 $B/dyn/badinterp
+	assert_equal "$stderr" "umk: $B/dyn/badinterp: its interpreter /no/such/ld-linux-x86-64.so.2: no such file"
 }
 
 @test "a truncated ELF file is rejected" {

@@ -88,10 +88,18 @@ require_busybox() {
 	require_busybox
 	umk $BUSYBOX mkdir -p /tmp/a/b/c
 	umk $BUSYBOX touch /tmp/f
+	# umk's /tmp is empty at boot, but for the way to umk's own working
+	# directory when that is under /tmp (shown there read-only).
+	local want=$'.\n..' links=2 top
+	if [[ $PWD == /tmp/* ]]; then
+		top=${PWD#/tmp/}
+		want+=$'\n'${top%%/*}
+		links=3
+	fi
 	umk $BUSYBOX ls -a /tmp
-	assert_output $'.\n..'
+	assert_output "$want"
 	umk $BUSYBOX stat -c '%n %a %h %F' /tmp /dev/shm
-	assert_output $'/tmp 1777 2 directory\n/dev/shm 1777 2 directory'
+	assert_output "/tmp 1777 $links directory"$'\n/dev/shm 1777 2 directory'
 	umk $BUSYBOX ls -l /dev/null /dev/zero
 	assert_line --regexp '^crw-rw-rw- +1 root +root +1, +3 .* /dev/null$'
 }
