@@ -73,12 +73,9 @@ void iov_iter_init(struct iov_iter *i, const struct iovec *iov, unsigned long nr
 		   size_t count);
 void iov_iter_kvec(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
 		   size_t count);
-/* Copy to (from) the user buffers and advance. Returns the bytes copied,
- * short only when a user page faults. */
-/* The next non-empty piece of the current segment, at most n bytes, at
- * *base: its length, 0 when the iterator is done. */
-size_t iov_iter_piece(struct iov_iter *i, size_t n, char __user **base);
 void iov_iter_advance(struct iov_iter *i, size_t n);
+/* Copy to (from) the buffers and advance. Returns the bytes copied, short
+ * only when a user page faults. */
 size_t copy_to_iter(const void *src, size_t n, struct iov_iter *i);
 /* Copy the program's array of nr_segs iovecs into *iovp (kmalloc'ed: the
  * caller frees it) and set up iter over it: 0, -EINVAL or -EFAULT. */
