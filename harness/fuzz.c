@@ -33,8 +33,9 @@
  *                         memory and canaries
  *   rt_sigreturn          only as the last call, through a garbage frame
  *                         (the worker then dies of SIGSEGV, as it should)
- *   kill, tkill, tgkill, rt_(tg)sigqueueinfo   only to the worker itself or
- *                         to pids that do not exist, never SIGKILL: the
+ *   kill, tkill, tgkill, rt_(tg)sigqueueinfo, prlimit64   only to the
+ *                         worker itself or to pids that do not exist
+ *                         (never SIGKILL for the signals): the
  *                         parent and umk's other tasks are not targets;
  *                         every other signal is caught, and rt_sigaction
  *                         sets SIG_DFL only where it ignores, never with
@@ -502,6 +503,7 @@ static int sanitize(int nr, const char *types, long *a)
 		a[1] = target_pid();
 		break;
 	case SYS_rt_sigqueueinfo:
+	case SYS_prlimit64:	/* a limit on the parent (RLIMIT_CPU) kills it */
 		a[0] = target_pid();
 		break;
 	case SYS_wait4: case SYS_waitid:	/* the worker has no children */
