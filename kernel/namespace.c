@@ -139,6 +139,30 @@ static int make_mountpoint(const char *dir, struct path *res)
 	return 0;
 }
 
+void mounts_text(char *buf, size_t n)
+{
+	struct vfsmount *m;
+	size_t len = 0;
+	char *page = kmalloc(PATH_MAX);
+
+	buf[0] = '\0';
+	list_for_each_entry(m, &mounts, mnt_list) {
+		struct path where = { .mnt = m->mnt_parent, .dentry = m->mnt_mountpoint };
+		const char *source = m->mnt_sb->s_fs_info ? m->mnt_sb->s_fs_info : m->mnt_sb->s_type;
+		char *p;
+		int err;
+
+		if (m == root_mnt)
+			where = (struct path){ .mnt = m, .dentry = m->mnt_root };
+		p = d_path(&where, page, PATH_MAX, &err);
+		if (!p || len >= n)
+			continue;
+		len += snprintf(buf + len, n - len, "%s %s %s %s 0 0\n", source, p,
+				m->mnt_sb->s_type, mnt_is_readonly(m) ? "ro" : "rw");
+	}
+	kfree(page);
+}
+
 /* The idle task's fs_struct, which pid 1 copies (Linux's init_fs). */
 static struct fs_struct init_fs = { .users = 1, .umask = 0022 };
 

@@ -446,6 +446,9 @@ static inline bool mnt_is_readonly(const struct vfsmount *mnt)
 {
 	return mnt->mnt_sb->s_flags & SB_RDONLY;
 }
+/* /proc/mounts: "SOURCE MOUNTPOINT TYPE ro|rw 0 0" lines into buf (n
+ * bytes), in mount order; SOURCE is a hostfs mount's host directory. */
+void mounts_text(char *buf, size_t n);
 /* Boot: the mounts of docs/design.md ("Files and file systems"): the
  * host's / read-only, each rw_dirs[i] of --rw writable, /tmp and /dev/shm
  * as tmpfs, the device nodes, /proc; then pid 1's fs_struct, in cwd (the
