@@ -221,6 +221,13 @@ static void files_names(void)
 	SHOW("open(loop)", open("loop", O_RDONLY));
 	SHOW("symlink(missing, dangling)", symlink("missing", "dangling"));
 	show_stat("dangling", true);
+	SHOW("open(dangling, O_CREAT|O_EXCL)", open("dangling", O_CREAT | O_EXCL | O_WRONLY, 0600));
+	fd = show_fd("open(dangling, O_CREAT) makes its target",
+		     open("dangling", O_CREAT | O_WRONLY, 0600));
+	close(fd);
+	show_stat("missing", true);
+	SHOW("symlink(nodir/x, l2)", symlink("nodir/x", "l2"));
+	SHOW("open(l2, O_CREAT)", open("l2", O_CREAT | O_WRONLY, 0600));
 	SHOW("symlink('', e)", symlink("", "e"));
 
 	SHOW("mkdir(d, 0777)", mkdir("d", 0777));
@@ -336,7 +343,8 @@ static void files_fsize(void)
 
 static void cleanup(void)
 {
-	const char *names[] = { "a", "c", "c2", "c3", "f", "s", "loop", "dangling", "d/e/x" };
+	const char *names[] = { "a", "c", "c2", "c3", "f", "s", "loop", "dangling", "missing",
+				"l2", "d/e/x" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)

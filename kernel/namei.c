@@ -24,8 +24,6 @@
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 
-#define MAXSYMLINKS 40
-
 struct nameidata {
 	struct path path;		/* where the walk is (a reference) */
 	struct path root;		/* the process's root (no reference) */
@@ -291,6 +289,24 @@ int user_path_at(int dfd, const char __user *name, unsigned int flags, struct pa
 	err = kern_path_at(dfd, kname, flags, path);
 	kfree(kname);
 	return err;
+}
+
+int path_parentat_from(struct path *start, const char *name, struct path *parent,
+		       struct last_component *last)
+{
+	struct nameidata nd = { .root = current->fs->root };
+	int err;
+
+	nd.path = name[0] == '/' ? nd.root : *start;
+	path_get(&nd.path);
+	path_put(start);
+	err = walk(&nd, name, 0, last);
+	if (err) {
+		path_put(&nd.path);
+		return err;
+	}
+	*parent = nd.path;
+	return 0;
 }
 
 int path_parentat(int dfd, const char *name, struct path *parent, struct last_component *last)

@@ -478,6 +478,11 @@ struct last_component {
 };
 /* Resolve name up to its last component: *parent (a reference) and last. */
 int path_parentat(int dfd, const char *name, struct path *parent, struct last_component *last);
+/* The same from start (whose reference this takes over, even on failure;
+ * start and parent may be the same). */
+int path_parentat_from(struct path *start, const char *name, struct path *parent,
+		       struct last_component *last);
+#define MAXSYMLINKS 40			/* links followed in one resolution */
 /* The negative or positive dentry for name in dir (+1 reference). */
 int lookup_one(struct path *dir, const char *name, struct dentry **res);
 /* Linux's may_open/inode_permission as root: 0, -EACCES, -EROFS. */
