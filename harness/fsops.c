@@ -9,6 +9,7 @@
  *   fsops devices      /dev/null, /dev/zero, /dev/full, /dev/urandom, and
  *                      seeking on a pipe
  *   fsops rofs PATH    what writing calls say on a read-only PATH
+ *   fsops tty          open /dev/tty and write to it
  *
  * Lines never show fds, inode numbers, times or the base's own name. */
 #define _GNU_SOURCE
@@ -415,6 +416,19 @@ static int devices(void)
 	return 0;
 }
 
+/* /dev/tty and /dev/console: the terminal, if there is one. */
+static int tty(void)
+{
+	int fd = show_fd("open(/dev/tty, O_RDWR)", open("/dev/tty", O_RDWR));
+
+	if (fd >= 0) {
+		SHOW("write(/dev/tty)", write(fd, "hello, tty\n", 11));
+		SHOW("isatty(/dev/tty)", isatty(fd));
+		SHOW("lseek(/dev/tty)", lseek(fd, 0, SEEK_CUR));
+	}
+	return 0;
+}
+
 /* The calls that write, on a PATH of a read-only file system (umk's /). */
 static int rofs(const char *path)
 {
@@ -445,6 +459,8 @@ int main(int argc, char **argv)
 		return devices();
 	if (argc == 3 && !strcmp(argv[1], "rofs"))
 		return rofs(argv[2]);
-	fprintf(stderr, "usage: fsops files BASE | devices | rofs PATH\n");
+	if (argc == 2 && !strcmp(argv[1], "tty"))
+		return tty();
+	fprintf(stderr, "usage: fsops files BASE | devices | rofs PATH | tty\n");
 	return 2;
 }

@@ -95,3 +95,22 @@ require_busybox() {
 	umk $BUSYBOX ls -l /dev/null /dev/zero
 	assert_line --regexp '^crw-rw-rw- +1 root +root +1, +3 .* /dev/null$'
 }
+
+@test "/dev/tty is ENXIO without a terminal, as for a process without one natively" {
+	umk $H/fsops tty </dev/null
+	assert_output 'open(/dev/tty, O_RDWR) = -1 ENXIO'
+	native setsid $H/fsops tty </dev/null
+	assert_output 'open(/dev/tty, O_RDWR) = -1 ENXIO'
+}
+
+@test "/dev/tty on a terminal is the console, as natively" {
+	command -v script >/dev/null || skip "no script(1) to make a terminal"
+	require_umk
+	local n u
+	run timeout 20 script -qec "$H/fsops tty" /dev/null
+	n=$output
+	run timeout 20 script -qec "$UMK $H/fsops tty" /dev/null
+	u=$output
+	assert_equal "$u" "$n"
+	[[ $u == *'write(/dev/tty) = 11'* ]] || fail "no write: $u"
+}
