@@ -316,6 +316,15 @@ static void files_names(void)
 	SHOW("open(., O_CREAT) in a removed cwd", open("x", O_CREAT | O_WRONLY, 0644));
 	close(dfd);
 	SHOW("chdir(../..)", chdir("../.."));
+	dfd = show_fd("open(d, O_PATH)", open("d", O_PATH));
+	SHOW("read(O_PATH fd)", read(dfd, buf, 1));
+	SHOW("lseek(O_PATH fd)", lseek(dfd, 0, SEEK_SET));
+	SHOW("fstat(O_PATH fd)", fstat(dfd, &st));
+	SHOW("getdents64(O_PATH fd)", syscall(SYS_getdents64, dfd, buf, sizeof(buf)));
+	printf("fcntl(O_PATH fd, F_GETFL) = %#o\n", fcntl(dfd, F_GETFL));
+	SHOW("fchdir(O_PATH fd)", fchdir(dfd));
+	SHOW("chdir(..)", chdir(".."));
+	close(dfd);
 	SHOW("fchdir(a pipe)", fchdir(0) == 0 ? 0 : -1);
 }
 

@@ -97,7 +97,7 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 		path_get(&nd->path);
 		return 0;
 	}
-	f = fget(dfd);
+	f = fget_raw(dfd);
 	if (!f)
 		return -EBADF;
 	if (!f->f_path.dentry) {

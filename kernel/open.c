@@ -294,7 +294,7 @@ long sys_chdir(const char __user *filename)
 
 long sys_fchdir(unsigned int fd)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_raw(fd);
 	int err = -ENOTDIR;
 
 	if (!f)
@@ -340,9 +340,7 @@ long sys_fchmod(unsigned int fd, umode_t mode)
 
 	if (!f)
 		return -EBADF;
-	if (f->f_flags & O_PATH)
-		err = -EBADF;
-	else if (!f->f_path.dentry)
+	if (!f->f_path.dentry)
 		err = -EINVAL;	/* a pipe or the console: umk keeps no mode for them */
 	else
 		err = chmod_common(&f->f_path, mode);

@@ -53,7 +53,7 @@ static int vfs_statx(int dfd, const char __user *name, int flags, struct stat *s
  * at the fd itself, so a pipe or the console answers too. */
 static int fstat_fd(unsigned int fd, struct stat *st)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_raw(fd);
 	int err;
 
 	if (!f)

@@ -349,7 +349,11 @@ static inline bool file_writable(const struct file *f)
 }
 
 /* kernel/file.c */
-struct file *fget(unsigned int fd);	/* +1 reference, or NULL */
+/* +1 reference, or NULL: fget refuses an O_PATH file (-EBADF for the
+ * calls that use it), fget_raw takes any (fstat, fchdir, fcntl, dup, the
+ * *at calls' dirfd), as Linux's fdget and fdget_raw. */
+struct file *fget(unsigned int fd);
+struct file *fget_raw(unsigned int fd);
 bool get_close_on_exec(struct files_struct *files, unsigned int fd);
 void set_close_on_exec(struct files_struct *files, unsigned int fd, bool on);
 /* Install f at the lowest free fd >= minfd below the soft RLIMIT_NOFILE;
