@@ -18,6 +18,7 @@
  * systems".
  */
 #include <umk/arch.h>
+#include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/sched.h>
@@ -191,8 +192,16 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 	sb = proc_fill_super();
 	mount_node(sb, sb->s_root, "/proc");
 	for (i = 0; i < nr_rw_dirs; i++) {
-		if (make_mountpoint(rw_dirs[i], &p))
-			panic("vfs_init: --rw %s: no mount point", rw_dirs[i]);
+		int err = make_mountpoint(rw_dirs[i], &p);
+
+		if (err) {	/* under /proc, say: a usage error, not a panic */
+			char msg[PATH_MAX + 80];
+
+			snprintf(msg, sizeof(msg), "umk: --rw %s: no such directory inside umk (%s)\n",
+				 rw_dirs[i], errno_name(-err));
+			os_console_err(msg);
+			os_exit(UMK_EXIT_USAGE);
+		}
 		sb = hostfs_fill_super(rw_dirs[i], false);
 		mount_at(sb, sb->s_root, &p);
 		path_put(&p);

@@ -114,3 +114,9 @@ require_busybox() {
 	assert_equal "$u" "$n"
 	[[ $u == *'write(/dev/tty) = 11'* ]] || fail "no write: $u"
 }
+
+@test "--rw with a directory umk cannot show at its path is a usage error" {
+	run_umk --rw /proc/sys $H/hello
+	assert_equal "$status" 2
+	assert_equal "$stderr" 'umk: --rw /proc/sys: no such directory inside umk (ENOENT)'
+}
