@@ -19,10 +19,13 @@
  *             program runs alone
  *   brk       the child's heap (brk) is its own copy, and grows alone
  *   exec PATH execve(PATH) and print its errno (it must fail)
+ *   files     MAP_SHARED of /dev/zero and of a /dev/shm file stay shared
+ *             after fork; MAP_PRIVATE of /dev/zero reads zeros
  *   efault    a pointer into the child's memory, passed to the parent, is
  *             no pointer of the parent's: write() from it is EFAULT
  */
 #include <errno.h>
+#include <fcntl.h>
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
 #include <pthread.h>
@@ -323,6 +326,36 @@ static int efault(void)
 	return 0;
 }
 
+static int files(void)
+{
+	char name[64], *zs, *zp, *sh;
+	int zero = open("/dev/zero", O_RDWR), fd;
+	pid_t pid;
+
+	snprintf(name, sizeof(name), "/dev/shm/umk-forks-%d", getpid());
+	fd = open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (zero < 0 || fd < 0 || ftruncate(fd, 4096))
+		die("open: %s", errno_name(errno));
+	zs = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0);
+	zp = mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, zero, 0);
+	sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (zs == MAP_FAILED || zp == MAP_FAILED || sh == MAP_FAILED)
+		die("mmap: %s", errno_name(errno));
+	strcpy(sh, "the parent's");
+	pid = xfork();
+	if (pid == 0) {
+		zs[5000] = 7;
+		strcpy(sh, "the child's");
+		_exit(0);
+	}
+	printf("child %s\n", status_text(wait_status(pid)));
+	printf("/dev/zero MAP_SHARED after the child wrote: %d\n", zs[5000]);
+	printf("/dev/zero MAP_PRIVATE: %d\n", zp[5000]);
+	printf("%s MAP_SHARED holds %s words\n", "/dev/shm file", sh);
+	unlink(name);
+	return 0;
+}
+
 /* musl's sbrk refuses to move the break: brk(2) itself. */
 static char *xbrk(char *to)
 {
@@ -380,6 +413,8 @@ int main(int argc, char **argv)
 		return heap();
 	if (!strcmp(argv[1], "efault"))
 		return efault();
+	if (!strcmp(argv[1], "files"))
+		return files();
 	if (!strcmp(argv[1], "exec") && argc > 2) {
 		char *args[] = { argv[2], NULL };
 

@@ -9,6 +9,7 @@
  *   fsops devices      /dev/null, /dev/zero, /dev/full, /dev/urandom, and
  *                      seeking on a pipe
  *   fsops rofs PATH    what writing calls say on a read-only PATH
+ *   fsops tty          open /dev/tty and write to it
  *
  * Lines never show fds, inode numbers, times or the base's own name. */
 #define _GNU_SOURCE
@@ -221,6 +222,13 @@ static void files_names(void)
 	SHOW("open(loop)", open("loop", O_RDONLY));
 	SHOW("symlink(missing, dangling)", symlink("missing", "dangling"));
 	show_stat("dangling", true);
+	SHOW("open(dangling, O_CREAT|O_EXCL)", open("dangling", O_CREAT | O_EXCL | O_WRONLY, 0600));
+	fd = show_fd("open(dangling, O_CREAT) makes its target",
+		     open("dangling", O_CREAT | O_WRONLY, 0600));
+	close(fd);
+	show_stat("missing", true);
+	SHOW("symlink(nodir/x, l2)", symlink("nodir/x", "l2"));
+	SHOW("open(l2, O_CREAT)", open("l2", O_CREAT | O_WRONLY, 0600));
 	SHOW("symlink('', e)", symlink("", "e"));
 
 	SHOW("mkdir(d, 0777)", mkdir("d", 0777));
@@ -308,6 +316,15 @@ static void files_names(void)
 	SHOW("open(., O_CREAT) in a removed cwd", open("x", O_CREAT | O_WRONLY, 0644));
 	close(dfd);
 	SHOW("chdir(../..)", chdir("../.."));
+	dfd = show_fd("open(d, O_PATH)", open("d", O_PATH));
+	SHOW("read(O_PATH fd)", read(dfd, buf, 1));
+	SHOW("lseek(O_PATH fd)", lseek(dfd, 0, SEEK_SET));
+	SHOW("fstat(O_PATH fd)", fstat(dfd, &st));
+	SHOW("getdents64(O_PATH fd)", syscall(SYS_getdents64, dfd, buf, sizeof(buf)));
+	printf("fcntl(O_PATH fd, F_GETFL) = %#o\n", fcntl(dfd, F_GETFL));
+	SHOW("fchdir(O_PATH fd)", fchdir(dfd));
+	SHOW("chdir(..)", chdir(".."));
+	close(dfd);
 	SHOW("fchdir(a pipe)", fchdir(0) == 0 ? 0 : -1);
 }
 
@@ -336,7 +353,8 @@ static void files_fsize(void)
 
 static void cleanup(void)
 {
-	const char *names[] = { "a", "c", "c2", "c3", "f", "s", "loop", "dangling", "d/e/x" };
+	const char *names[] = { "a", "c", "c2", "c3", "f", "s", "loop", "dangling", "missing",
+				"l2", "d/e/x" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -407,6 +425,19 @@ static int devices(void)
 	return 0;
 }
 
+/* /dev/tty and /dev/console: the terminal, if there is one. */
+static int tty(void)
+{
+	int fd = show_fd("open(/dev/tty, O_RDWR)", open("/dev/tty", O_RDWR));
+
+	if (fd >= 0) {
+		SHOW("write(/dev/tty)", write(fd, "hello, tty\n", 11));
+		SHOW("isatty(/dev/tty)", isatty(fd));
+		SHOW("lseek(/dev/tty)", lseek(fd, 0, SEEK_CUR));
+	}
+	return 0;
+}
+
 /* The calls that write, on a PATH of a read-only file system (umk's /). */
 static int rofs(const char *path)
 {
@@ -437,6 +468,8 @@ int main(int argc, char **argv)
 		return devices();
 	if (argc == 3 && !strcmp(argv[1], "rofs"))
 		return rofs(argv[2]);
-	fprintf(stderr, "usage: fsops files BASE | devices | rofs PATH\n");
+	if (argc == 2 && !strcmp(argv[1], "tty"))
+		return tty();
+	fprintf(stderr, "usage: fsops files BASE | devices | rofs PATH | tty\n");
 	return 2;
 }

@@ -46,8 +46,9 @@
  *                         real-time policy nor a nice below 0: a SCHED_FIFO
  *                         worker busy with its calls would starve the
  *                         parent, and the parent's own nice is not theirs
- *   kill, tkill, tgkill, rt_(tg)sigqueueinfo   only to the worker itself or
- *                         to pids that do not exist, never SIGKILL: the
+ *   kill, tkill, tgkill, rt_(tg)sigqueueinfo, prlimit64   only to the
+ *                         worker itself or to pids that do not exist
+ *                         (never SIGKILL for the signals): the
  *                         parent and umk's other tasks are not targets;
  *                         every other signal is caught, and rt_sigaction
  *                         sets SIG_DFL only where it ignores, never with
@@ -540,6 +541,7 @@ static int sanitize(int nr, const char *types, long *a)
 		a[1] = target_pid();
 		break;
 	case SYS_rt_sigqueueinfo:
+	case SYS_prlimit64:	/* a limit on the parent (RLIMIT_CPU) kills it */
 		a[0] = target_pid();
 		break;
 	case SYS_wait4: case SYS_waitid:	/* the worker has no children */

@@ -119,6 +119,29 @@ static void show_cmdline(const char *dir)
 	printf("\n");
 }
 
+/* Whether the environment in /proc holds PROCFS_TEST's entry, and as many
+ * entries as environ. */
+static void show_environ(const char *dir)
+{
+	char path[64], *s, want[128];
+	ssize_t len, i;
+	int n = 0, found = 0;
+
+	snprintf(path, sizeof(path), "%s/environ", dir);
+	snprintf(want, sizeof(want), "PROCFS_TEST=%s", getenv("PROCFS_TEST") ? getenv("PROCFS_TEST") : "");
+	s = slurp(path, &len);
+	if (!s) {
+		printf("%s = -1 %s\n", path, errno_name((int)-len));
+		return;
+	}
+	for (i = 0; i < len; i += strlen(s + i) + 1, n++)
+		found |= !strcmp(s + i, want);
+	for (i = 0; environ[i]; i++)
+		;
+	printf("environ: %s, %s\n", found ? "has PROCFS_TEST" : "lacks PROCFS_TEST",
+	       n == i ? "as many entries as environ" : "WRONG count");
+}
+
 static void show_comm(const char *dir)
 {
 	char path[64], *s;
@@ -163,6 +186,7 @@ static int self(void)
 	show_status("/proc/self", getpid(), getppid());
 	show_cmdline("/proc/self");
 	show_comm("/proc/self");
+	show_environ("/proc/self");
 	show_link("/proc/self/exe", NULL);
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	show_link("/proc/self", pid);

@@ -27,7 +27,7 @@ static long f_dupfd(unsigned int from, struct file *f, bool cloexec)
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {
 	struct files_struct *files = current->files;
-	struct file *f = fget(fd);
+	struct file *f = fget_raw(fd);
 	unsigned int argi = (unsigned int)arg;
 	long ret;
 

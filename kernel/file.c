@@ -25,11 +25,18 @@ static struct file *files_lookup_fd(struct files_struct *files, unsigned int fd)
 	return fd < NR_OPEN_DEFAULT ? files->fd[fd] : NULL;
 }
 
-struct file *fget(unsigned int fd)
+struct file *fget_raw(unsigned int fd)
 {
 	struct file *f = files_lookup_fd(current->files, fd);
 
 	return f ? get_file(f) : NULL;
+}
+
+struct file *fget(unsigned int fd)
+{
+	struct file *f = files_lookup_fd(current->files, fd);
+
+	return f && !(f->f_flags & O_PATH) ? get_file(f) : NULL;
 }
 
 bool get_close_on_exec(struct files_struct *files, unsigned int fd)
@@ -157,7 +164,7 @@ long sys_close(unsigned int fd)
 
 long sys_dup(unsigned int fildes)
 {
-	struct file *f = fget(fildes);
+	struct file *f = fget_raw(fildes);
 	long ret;
 
 	if (!f)

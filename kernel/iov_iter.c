@@ -32,7 +32,7 @@ void iov_iter_kvec(struct iov_iter *i, const struct kvec *kvec, unsigned long nr
 
 /* The next non-empty piece of the current segment, at most n bytes; steps
  * over exhausted and empty segments. Returns its length (0 when done). */
-size_t iov_iter_piece(struct iov_iter *i, size_t n, char __user **base)
+static size_t iov_iter_piece(struct iov_iter *i, size_t n, char __user **base)
 {
 	while (i->count && i->iov_offset == i->iov->iov_len) {
 		i->iov++;

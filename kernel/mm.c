@@ -928,6 +928,9 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 	struct hostmem *obj = NULL;
 	unsigned long done;
 	int err = 0;
+	/* A device's object (/dev/zero: shmem_zero_setup) is new and empty:
+	 * it gets the size of the mapping, a file has its own. */
+	bool sized = f->f_inode && S_ISCHR(f->f_inode->i_mode);
 
 	if ((flags & MAP_TYPE) == MAP_SHARED) {
 		if (!op->get_hostmem)
@@ -937,6 +940,8 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 		obj = op->get_hostmem(f, &err);
 		if (!obj)
 			return err ? err : -ENODEV;
+		if (sized)
+			os_ftruncate(obj->fd, off + len);
 		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, false);
 		return err ? err : (long)addr;
 	}
@@ -949,6 +954,8 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 		obj = op->get_hostmem(f, &err);
 		if (!obj)
 			return err ? err : -ENODEV;
+		if (sized)
+			os_ftruncate(obj->fd, off + len);
 		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, true);
 		return err ? err : (long)addr;
 	}

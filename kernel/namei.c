@@ -1,7 +1,7 @@
 /*
  * kernel/namei.c: path resolution and the calls that change names
- * (Linux's fs/namei.c): mkdir, rmdir, unlink, rename, symlink, link and
- * readlink, in their *at forms.
+ * (Linux's fs/namei.c): mkdir, rmdir, unlink, rename, symlink and link, in
+ * their *at forms.
  *
  * A walk keeps a path (mount and dentry) and moves it one component at a
  * time: "." stays, ".." goes up (across a mount to its mount point, never
@@ -23,8 +23,6 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
-
-#define MAXSYMLINKS 40
 
 struct nameidata {
 	struct path path;		/* where the walk is (a reference) */
@@ -99,7 +97,7 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 		path_get(&nd->path);
 		return 0;
 	}
-	f = fget(dfd);
+	f = fget_raw(dfd);
 	if (!f)
 		return -EBADF;
 	if (!f->f_path.dentry) {
@@ -291,6 +289,24 @@ int user_path_at(int dfd, const char __user *name, unsigned int flags, struct pa
 	err = kern_path_at(dfd, kname, flags, path);
 	kfree(kname);
 	return err;
+}
+
+int path_parentat_from(struct path *start, const char *name, struct path *parent,
+		       struct last_component *last)
+{
+	struct nameidata nd = { .root = current->fs->root };
+	int err;
+
+	nd.path = name[0] == '/' ? nd.root : *start;
+	path_get(&nd.path);
+	path_put(start);
+	err = walk(&nd, name, 0, last);
+	if (err) {
+		path_put(&nd.path);
+		return err;
+	}
+	*parent = nd.path;
+	return 0;
 }
 
 int path_parentat(int dfd, const char *name, struct path *parent, struct last_component *last)
@@ -663,36 +679,4 @@ long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
 long sys_rename(const char __user *oldname, const char __user *newname)
 {
 	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
-}
-
-long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
-{
-	struct path path;
-	struct inode *inode;
-	char *target;
-	int err;
-
-	if (bufsiz <= 0)
-		return -EINVAL;
-	err = user_path_at(dfd, pathname, LOOKUP_EMPTY, &path);
-	if (err)
-		return err;
-	inode = path.dentry->d_inode;
-	err = -EINVAL;
-	if (S_ISLNK(inode->i_mode) && inode->i_op && inode->i_op->readlink) {
-		target = kmalloc(PATH_MAX);
-		err = inode->i_op->readlink(path.dentry, target);
-		if (err > bufsiz)
-			err = bufsiz;
-		if (err > 0 && copy_to_user(buf, target, err))
-			err = -EFAULT;
-		kfree(target);
-	}
-	path_put(&path);
-	return err;
-}
-
-long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
-{
-	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
 }

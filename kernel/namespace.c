@@ -18,6 +18,7 @@
  * systems".
  */
 #include <umk/arch.h>
+#include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/sched.h>
@@ -151,6 +152,30 @@ void vfs_mount_host_dir(const char *dir, bool rdonly)
 	path_put(&p);
 }
 
+void mounts_text(char *buf, size_t n)
+{
+	struct vfsmount *m;
+	size_t len = 0;
+	char *page = kmalloc(PATH_MAX);
+
+	buf[0] = '\0';
+	list_for_each_entry(m, &mounts, mnt_list) {
+		struct path where = { .mnt = m->mnt_parent, .dentry = m->mnt_mountpoint };
+		const char *source = m->mnt_sb->s_fs_info ? m->mnt_sb->s_fs_info : m->mnt_sb->s_type;
+		char *p;
+		int err;
+
+		if (m == root_mnt)
+			where = (struct path){ .mnt = m, .dentry = m->mnt_root };
+		p = d_path(&where, page, PATH_MAX, &err);
+		if (!p || len >= n)
+			continue;
+		len += snprintf(buf + len, n - len, "%s %s %s %s 0 0\n", source, p,
+				m->mnt_sb->s_type, mnt_is_readonly(m) ? "ro" : "rw");
+	}
+	kfree(page);
+}
+
 /* The idle task's fs_struct, which pid 1 copies (Linux's init_fs). */
 static struct fs_struct init_fs = { .users = 1, .umask = 0022 };
 
@@ -178,8 +203,20 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 	devices_mount();
 	sb = proc_fill_super();
 	mount_node(sb, sb->s_root, "/proc");
-	for (i = 0; i < nr_rw_dirs; i++)
+	for (i = 0; i < nr_rw_dirs; i++) {
+		err = make_mountpoint(rw_dirs[i], &p);
+
+		if (err) {	/* under /proc, say: a usage error, not a panic */
+			char msg[PATH_MAX + 80];
+
+			snprintf(msg, sizeof(msg), "umk: --rw %s: no such directory inside umk (%s)\n",
+				 rw_dirs[i], errno_name(-err));
+			os_console_err(msg);
+			os_exit(UMK_EXIT_USAGE);
+		}
+		path_put(&p);
 		vfs_mount_host_dir(rw_dirs[i], false);
+	}
 	/* umk's working directory, shown read-only at its path if umk's own
 	 * file systems hide it (a directory under /tmp). */
 	err = kern_path_at(AT_FDCWD, cwd, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p);

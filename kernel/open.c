@@ -65,67 +65,98 @@ int vfs_truncate(const struct path *path, s64 length)
 	return notify_change(path->dentry, &attr);
 }
 
-/* The last component of an open with O_CREAT (Linux's open_last_lookups):
- * the existing file, or a new regular file. *created says which. */
+/* Create the regular file d names in parent (Linux's lookup_open). */
+static int open_create_file(struct path *parent, struct dentry *d, struct last_component *last,
+			    umode_t mode)
+{
+	struct inode *dir = parent->dentry->d_inode;
+	int err;
+
+	if (last->slash)
+		return -EISDIR;
+	if (mnt_is_readonly(parent->mnt))
+		return -EROFS;
+	if (!dir->i_op->create)
+		return -EACCES;
+	err = dir->i_op->create(dir, d, S_IFREG | (mode & S_IALLUGO & ~current->fs->umask));
+	if (err)
+		return err;
+	d_rehash(d);
+	dir->i_mtime = dir->i_ctime = current_time();
+	return 0;
+}
+
+/* The last component of an open with O_CREAT (Linux's open_last_lookups),
+ * in parent (a reference this takes over): the existing file, or a new
+ * regular file (*created). A symlink is followed, unless O_NOFOLLOW or
+ * O_EXCL, and a dangling one creates its target, as Linux does. */
+static int open_last(struct path *parent, struct last_component *last, int flags, umode_t mode,
+		     struct path *res, bool *created, int links)
+{
+	struct dentry *d;
+	char *target;
+	int err = -EISDIR;
+
+	if (last->type != LAST_NORM)
+		goto out;
+	err = lookup_one(parent, last->name, &d);
+	if (err)
+		goto out;
+	if (!d->d_inode) {
+		err = open_create_file(parent, d, last, mode);
+		if (err) {
+			dput(d);
+			goto out;
+		}
+		res->mnt = parent->mnt;
+		res->dentry = d;
+		*created = true;
+		goto out;
+	}
+	if (flags & O_EXCL) {
+		dput(d);
+		err = -EEXIST;
+		goto out;
+	}
+	res->mnt = parent->mnt;
+	res->dentry = d;
+	follow_mount(res);
+	if (!S_ISLNK(res->dentry->d_inode->i_mode) || (flags & O_NOFOLLOW))
+		goto out;	/* err is 0 */
+	/* The symlink's target, from the symlink's directory. */
+	err = -ELOOP;
+	target = NULL;
+	if (++links <= MAXSYMLINKS && res->dentry->d_inode->i_op->readlink) {
+		target = kmalloc(PATH_MAX);
+		err = res->dentry->d_inode->i_op->readlink(res->dentry, target);
+		if (err >= 0 && !target[0])
+			err = -ENOENT;
+	}
+	path_put(res);
+	if (err < 0) {
+		kfree(target);
+		goto out;
+	}
+	err = path_parentat_from(parent, target, parent, last);	/* takes parent over */
+	kfree(target);
+	if (err)
+		return err;
+	return open_last(parent, last, flags, mode, res, created, links);
+out:
+	path_put(parent);
+	return err;
+}
+
 static int open_create(int dfd, const char *name, int flags, umode_t mode, struct path *res,
 		       bool *created)
 {
 	struct last_component *last = kmalloc(sizeof(*last));
 	struct path parent;
-	struct dentry *d;
-	struct inode *dir;
 	int err = path_parentat(dfd, name, &parent, last);
 
 	*created = false;
-	if (err)
-		goto out_free;
-	err = -EISDIR;
-	if (last->type != LAST_NORM)
-		goto out;
-	err = lookup_one(&parent, last->name, &d);
-	if (err)
-		goto out;
-	if (d->d_inode) {
-		err = -EEXIST;
-		if (flags & O_EXCL)
-			goto out_d;
-		res->mnt = parent.mnt;
-		res->dentry = d;
-		follow_mount(res);
-		err = 0;
-		if (S_ISLNK(res->dentry->d_inode->i_mode) && !(flags & O_NOFOLLOW)) {
-			/* follow it: the name as a whole, without O_CREAT */
-			path_put(res);
-			err = kern_path_at(dfd, name, LOOKUP_FOLLOW, res);
-		}
-		path_put(&parent);
-		kfree(last);
-		return err;
-	}
-	dir = parent.dentry->d_inode;
-	err = -EISDIR;
-	if (last->slash)
-		goto out_d;
-	err = -EROFS;
-	if (mnt_is_readonly(parent.mnt))
-		goto out_d;
-	err = dir->i_op->create ? dir->i_op->create(dir, d, S_IFREG | (mode & S_IALLUGO & ~current->fs->umask))
-				: -EACCES;
-	if (err)
-		goto out_d;
-	d_rehash(d);
-	dir->i_mtime = dir->i_ctime = current_time();
-	res->mnt = parent.mnt;
-	res->dentry = d;
-	*created = true;
-	path_put(&parent);
-	kfree(last);
-	return 0;
-out_d:
-	dput(d);
-out:
-	path_put(&parent);
-out_free:
+	if (!err)
+		err = open_last(&parent, last, flags, mode, res, created, 0);
 	kfree(last);
 	return err;
 }
@@ -263,7 +294,7 @@ long sys_chdir(const char __user *filename)
 
 long sys_fchdir(unsigned int fd)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_raw(fd);
 	int err = -ENOTDIR;
 
 	if (!f)
@@ -309,9 +340,7 @@ long sys_fchmod(unsigned int fd, umode_t mode)
 
 	if (!f)
 		return -EBADF;
-	if (f->f_flags & O_PATH)
-		err = -EBADF;
-	else if (!f->f_path.dentry)
+	if (!f->f_path.dentry)
 		err = -EINVAL;	/* a pipe or the console: umk keeps no mode for them */
 	else
 		err = chmod_common(&f->f_path, mode);

@@ -3,9 +3,12 @@
  * array.c, fd.c, root.c, self.c, task_mmu.c's maps).
  *
  *	/proc/self		symlink to the reader's pid
+ *	/proc/mounts		umk's mount table (kernel/namespace.c)
+ *	/proc/uptime		seconds since boot, and the idle task's seconds
  *	/proc/PID/stat		one line, fields in Linux's order (do_task_stat)
  *	/proc/PID/status	"Name:\t..." lines (proc_pid_status)
  *	/proc/PID/cmdline	argv, NUL-separated, read from the process
+ *	/proc/PID/environ	its environment, the same way
  *	/proc/PID/comm		the name and a newline
  *	/proc/PID/exe		symlink to the program (mm->exe)
  *	/proc/PID/maps		the process's regions (mm->mmap)
@@ -28,9 +31,18 @@
 #include <umk/mm.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
+#include <umk/timer.h>
 #include <umk/uaccess.h>
 
-#define PROC_PID_OFFSET 3	/* readdir positions: ".", "..", "self", then pid + 3 */
+/* The entries of /proc itself before the processes; readdir positions:
+ * ".", "..", these, then pid + PROC_PID_OFFSET. */
+static const struct {
+	const char *name;
+	umode_t mode;
+} root_entries[] = {
+	{ "self", S_IFLNK | 0777 }, { "mounts", S_IFREG | 0444 }, { "uptime", S_IFREG | 0444 },
+};
+#define PROC_PID_OFFSET (2 + (int)ARRAY_SIZE(root_entries))
 
 static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;
 static const struct inode_operations proc_link_iops;
@@ -225,15 +237,23 @@ static void proc_status(struct task_struct *t, struct proc_buf *b)
 		sig_bits(&t->signal->shared_pending.signal), sig_bits(&t->blocked), ign, cgt);
 }
 
-static void proc_cmdline(struct task_struct *t, struct proc_buf *b)
+/* [start, end) of the process's memory: argv or the environment. */
+static void proc_vm_range(struct task_struct *t, unsigned long start, unsigned long end,
+			  struct proc_buf *b)
 {
-	struct mm_struct *mm = t->mm;
-	size_t len;
-
-	if (!mm || mm->arg_end <= mm->arg_start)
+	if (!t->mm || end <= start)
 		return;
-	len = min(mm->arg_end - mm->arg_start, b->cap - 1);
-	b->len = access_process_vm(t, mm->arg_start, b->data, len);
+	b->len = access_process_vm(t, start, b->data, min(end - start, b->cap - 1));
+}
+
+static void proc_uptime(struct proc_buf *b)
+{
+	u64 up = ktime_since_boot(), idle = idle_task->sum_exec_ns;
+
+	bprintf(b, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / NSEC_PER_SEC),
+		(unsigned long long)(up % NSEC_PER_SEC / (NSEC_PER_SEC / 100)),
+		(unsigned long long)(idle / NSEC_PER_SEC),
+		(unsigned long long)(idle % NSEC_PER_SEC / (NSEC_PER_SEC / 100)));
 }
 
 static void proc_maps(struct task_struct *t, struct proc_buf *b)
@@ -258,26 +278,38 @@ static void proc_maps(struct task_struct *t, struct proc_buf *b)
 /* The file's text, made at open from its name. */
 static int proc_file_open(struct inode *inode, struct file *f)
 {
+	struct dentry *d = f->f_path.dentry;
 	struct task_struct *t = get_proc_task(inode);
-	const char *name = f->f_path.dentry->d_name;
+	const char *name = d->d_name;
+	bool in_root = d->d_parent == d->d_sb->s_root;
 	struct proc_buf *b;
 
-	if (!t)
+	if (!in_root && !t)
 		return -ESRCH;
 	b = kmalloc(sizeof(*b));
 	b->cap = 64 * 1024;
 	b->data = kmalloc(b->cap);
+	f->private_data = b;
+	if (in_root) {
+		if (!strcmp(name, "mounts"))
+			mounts_text(b->data, b->cap);
+		b->len = strlen(b->data);
+		if (!strcmp(name, "uptime"))
+			proc_uptime(b);
+		return 0;
+	}
 	if (!strcmp(name, "stat"))
 		proc_stat(t, b);
 	else if (!strcmp(name, "status"))
 		proc_status(t, b);
 	else if (!strcmp(name, "cmdline"))
-		proc_cmdline(t, b);
+		proc_vm_range(t, t->mm ? t->mm->arg_start : 0, t->mm ? t->mm->arg_end : 0, b);
+	else if (!strcmp(name, "environ"))
+		proc_vm_range(t, t->mm ? t->mm->env_start : 0, t->mm ? t->mm->env_end : 0, b);
 	else if (!strcmp(name, "comm"))
 		bprintf(b, "%s\n", t->comm);
 	else if (!strcmp(name, "maps"))
 		proc_maps(t, b);
-	f->private_data = b;
 	return 0;
 }
 
@@ -357,11 +389,14 @@ static int proc_readlink(struct dentry *dentry, char *buf)
 static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 {
 	struct task_struct *t;
+	size_t i;
 	long pid;
 
-	if (!strcmp(dentry->d_name, "self")) {
-		d_instantiate(dentry, proc_inode(dir->i_sb, S_IFLNK | 0777, 0, 2));
-		return 0;
+	for (i = 0; i < ARRAY_SIZE(root_entries); i++) {
+		if (!strcmp(dentry->d_name, root_entries[i].name)) {
+			d_instantiate(dentry, proc_inode(dir->i_sb, root_entries[i].mode, 0, i + 2));
+			return 0;
+		}
 	}
 	if (!parse_number(dentry->d_name, &pid))
 		return -ENOENT;
@@ -378,13 +413,16 @@ static int proc_root_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct task_struct *t;
 	char name[16];
+	size_t i;
 
 	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, 1, DT_DIR, 1))
 		return 0;
 	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
 		return 0;
-	if (ctx->pos == 2 && !dir_emit(ctx, "self", 4, 2, DT_LNK, PROC_PID_OFFSET))
-		return 0;
+	for (i = ctx->pos - 2; i < ARRAY_SIZE(root_entries); i++)
+		if (!dir_emit(ctx, root_entries[i].name, strlen(root_entries[i].name), i + 2,
+			      (root_entries[i].mode >> 12) & 15, i + 3))
+			return 0;
 	list_for_each_entry(t, &task_list, tasks) {
 		if (t == idle_task || !thread_group_leader(t) || t->exit_state == EXIT_DEAD ||
 		    t->pid + PROC_PID_OFFSET < ctx->pos)
@@ -401,9 +439,9 @@ static const struct {
 	const char *name;
 	umode_t mode;
 } pid_entries[] = {
-	{ "cmdline", S_IFREG | 0444 }, { "comm", S_IFREG | 0644 }, { "exe", S_IFLNK | 0777 },
-	{ "fd", S_IFDIR | 0500 },      { "maps", S_IFREG | 0444 }, { "stat", S_IFREG | 0444 },
-	{ "status", S_IFREG | 0444 },
+	{ "cmdline", S_IFREG | 0444 }, { "comm", S_IFREG | 0644 }, { "environ", S_IFREG | 0400 },
+	{ "exe", S_IFLNK | 0777 },     { "fd", S_IFDIR | 0500 },   { "maps", S_IFREG | 0444 },
+	{ "stat", S_IFREG | 0444 },    { "status", S_IFREG | 0444 },
 };
 
 static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)

@@ -215,8 +215,10 @@ long sys_lseek(unsigned int fd, s64 offset, unsigned int whence)
 #define SENDFILE_CHUNK (64 * 1024)
 
 /* Linux's do_sendfile over a kernel buffer (its splice pipe): read a chunk
- * of in at *pos, write it to out, until count bytes, the end of in, or a
- * short write. Returns the bytes moved, or -errno when none were. */
+ * of in at *pos, write it to out, until count bytes, the end of in, a
+ * short write, or a signal (umk's kernel is not preempted: a 2 GiB copy
+ * from /dev/zero would hold the CPU). Returns the bytes moved, or -errno
+ * when none were. */
 static ssize_t sendfile_copy(struct file *out, struct file *in, s64 *pos, size_t count)
 {
 	char *buf = kmalloc(SENDFILE_CHUNK);
@@ -249,6 +251,8 @@ static ssize_t sendfile_copy(struct file *out, struct file *in, s64 *pos, size_t
 			*pos -= r - w;
 			break;
 		}
+		if (signal_pending(current))
+			break;
 	}
 	kfree(buf);
 	return done;

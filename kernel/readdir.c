@@ -59,7 +59,7 @@ long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent, unsig
 	if (!f)
 		return -EBADF;
 	err = -ENOTDIR;
-	if (!f->f_op->iterate || (f->f_flags & O_PATH))
+	if (!f->f_op->iterate)
 		goto out;
 	if (!access_ok(dirent, count)) {
 		err = -EFAULT;

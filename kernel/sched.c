@@ -441,6 +441,7 @@ void set_current_state(long state)
 void sched_init(void)
 {
 	timer_setup_cpu(&slice_timer, slice_expired, "sched_slice");
+	idle_task->last_ran = ktime_get();	/* it runs from boot: its CPU time starts here */
 }
 
 static void finish_task_switch(struct task_struct *prev)

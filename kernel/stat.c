@@ -1,6 +1,6 @@
 /*
  * kernel/stat.c: a file's attributes (Linux's fs/stat.c): stat, lstat,
- * fstat, newfstatat and statx. Each file system fills a struct stat
+ * fstat, newfstatat and statx, and readlink(at). Each file system fills a struct stat
  * (i_op->getattr, or generic_fillattr from the inode); statx converts it.
  * A file without a path (the console, a pipe) answers through f_op->fstat.
  */
@@ -53,7 +53,7 @@ static int vfs_statx(int dfd, const char __user *name, int flags, struct stat *s
  * at the fd itself, so a pipe or the console answers too. */
 static int fstat_fd(unsigned int fd, struct stat *st)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_raw(fd);
 	int err;
 
 	if (!f)
@@ -164,4 +164,36 @@ long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigne
 	tmp.stx_dev_major = (st.st_dev & 0xfff00) >> 8;
 	tmp.stx_dev_minor = (st.st_dev & 0xff) | ((st.st_dev >> 12) & 0xfff00);
 	return copy_to_user(buffer, &tmp, sizeof(tmp)) ? -EFAULT : 0;
+}
+
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
+{
+	struct path path;
+	struct inode *inode;
+	char *target;
+	int err;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	err = user_path_at(dfd, pathname, LOOKUP_EMPTY, &path);
+	if (err)
+		return err;
+	inode = path.dentry->d_inode;
+	err = -EINVAL;
+	if (S_ISLNK(inode->i_mode) && inode->i_op && inode->i_op->readlink) {
+		target = kmalloc(PATH_MAX);
+		err = inode->i_op->readlink(path.dentry, target);
+		if (err > bufsiz)
+			err = bufsiz;
+		if (err > 0 && copy_to_user(buf, target, err))
+			err = -EFAULT;
+		kfree(target);
+	}
+	path_put(&path);
+	return err;
+}
+
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
 }

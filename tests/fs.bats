@@ -103,3 +103,28 @@ require_busybox() {
 	umk $BUSYBOX ls -l /dev/null /dev/zero
 	assert_line --regexp '^crw-rw-rw- +1 root +root +1, +3 .* /dev/null$'
 }
+
+@test "/dev/tty is ENXIO without a terminal, as for a process without one natively" {
+	umk $H/fsops tty </dev/null
+	assert_output 'open(/dev/tty, O_RDWR) = -1 ENXIO'
+	native setsid $H/fsops tty </dev/null
+	assert_output 'open(/dev/tty, O_RDWR) = -1 ENXIO'
+}
+
+@test "/dev/tty on a terminal is the console, as natively" {
+	command -v script >/dev/null || skip "no script(1) to make a terminal"
+	require_umk
+	local n u
+	run timeout 20 script -qec "$H/fsops tty" /dev/null
+	n=$output
+	run timeout 20 script -qec "$UMK $H/fsops tty" /dev/null
+	u=$output
+	assert_equal "$u" "$n"
+	[[ $u == *'write(/dev/tty) = 11'* ]] || fail "no write: $u"
+}
+
+@test "--rw with a directory umk cannot show at its path is a usage error" {
+	run_umk --rw /proc/sys $H/hello
+	assert_equal "$status" 2
+	assert_equal "$stderr" 'umk: --rw /proc/sys: no such directory inside umk (ENOENT)'
+}

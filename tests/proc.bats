@@ -7,8 +7,9 @@ load helper
 
 BUSYBOX=/bin/busybox
 
-@test "/proc/self: stat, status, cmdline, comm, exe and fd links, as on Linux" {
-	same_as_native $H/procfs self one 'two words'
+@test "/proc/self: stat, status, cmdline, comm, environ, exe and fd links, as on Linux" {
+	PROCFS_TEST=yes same_as_native $H/procfs self one 'two words'
+	assert_line 'environ: has PROCFS_TEST, as many entries as environ'
 	assert_line 'stat: pid ok, comm procfs, state R, ppid ok, threads 1, 52 fields'
 	assert_line 'status: State:	R (running)'
 	assert_line 'cmdline: [procfs] [self] [one] [two words]'
@@ -31,9 +32,19 @@ BUSYBOX=/bin/busybox
 	assert_line 'open(/proc/PID/cmdline) once reaped = ENOENT'
 }
 
-@test "/proc lists umk's processes only" {
+@test "/proc lists umk's processes only, with mounts, self and uptime" {
 	umk $BUSYBOX ls /proc
-	assert_output $'1\nself'
+	assert_output $'1\nmounts\nself\nuptime'
+}
+
+@test "/proc/mounts is umk's mount table, /proc/uptime its time since boot" {
+	umk --rw "$BATS_TEST_TMPDIR" $BUSYBOX cat /proc/mounts /proc/uptime
+	assert_line --index 0 '/ / hostfs ro 0 0'
+	assert_line 'tmpfs /tmp tmpfs rw 0 0'
+	assert_line 'devtmpfs /dev/null devtmpfs rw 0 0'
+	assert_line 'proc /proc proc rw 0 0'
+	assert_line "$BATS_TEST_TMPDIR $BATS_TEST_TMPDIR hostfs rw 0 0"
+	assert_line --regexp '^[0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}$'
 }
 
 @test "busybox ps and pidof see umk's own process" {

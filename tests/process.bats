@@ -19,6 +19,14 @@ child exit 0
 the child wrote 20 into the shared page'
 }
 
+@test "MAP_SHARED of /dev/zero and of a /dev/shm file stay shared after fork; MAP_PRIVATE of /dev/zero is zeros" {
+	same_as_native $H/forks files
+	assert_output 'child exit 0
+/dev/zero MAP_SHARED after the child wrote: 7
+/dev/zero MAP_PRIVATE: 0
+/dev/shm file MAP_SHARED holds the child'"'"'s words'
+}
+
 @test "200 processes alive at once are all reaped" {
 	same_as_native $H/forks many 200
 	assert_output '200 children alive at once, 200 reaped (wait: ECHILD), exit codes sum 9900'

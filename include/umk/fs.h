@@ -73,12 +73,9 @@ void iov_iter_init(struct iov_iter *i, const struct iovec *iov, unsigned long nr
 		   size_t count);
 void iov_iter_kvec(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
 		   size_t count);
-/* Copy to (from) the user buffers and advance. Returns the bytes copied,
- * short only when a user page faults. */
-/* The next non-empty piece of the current segment, at most n bytes, at
- * *base: its length, 0 when the iterator is done. */
-size_t iov_iter_piece(struct iov_iter *i, size_t n, char __user **base);
 void iov_iter_advance(struct iov_iter *i, size_t n);
+/* Copy to (from) the buffers and advance. Returns the bytes copied, short
+ * only when a user page faults. */
 size_t copy_to_iter(const void *src, size_t n, struct iov_iter *i);
 /* Copy the program's array of nr_segs iovecs into *iovp (kmalloc'ed: the
  * caller frees it) and set up iter over it: 0, -EINVAL or -EFAULT. */
@@ -352,7 +349,11 @@ static inline bool file_writable(const struct file *f)
 }
 
 /* kernel/file.c */
-struct file *fget(unsigned int fd);	/* +1 reference, or NULL */
+/* +1 reference, or NULL: fget refuses an O_PATH file (-EBADF for the
+ * calls that use it), fget_raw takes any (fstat, fchdir, fcntl, dup, the
+ * *at calls' dirfd), as Linux's fdget and fdget_raw. */
+struct file *fget(unsigned int fd);
+struct file *fget_raw(unsigned int fd);
 bool get_close_on_exec(struct files_struct *files, unsigned int fd);
 void set_close_on_exec(struct files_struct *files, unsigned int fd, bool on);
 /* Install f at the lowest free fd >= minfd below the soft RLIMIT_NOFILE;
@@ -449,6 +450,9 @@ static inline bool mnt_is_readonly(const struct vfsmount *mnt)
 {
 	return mnt->mnt_sb->s_flags & SB_RDONLY;
 }
+/* /proc/mounts: "SOURCE MOUNTPOINT TYPE ro|rw 0 0" lines into buf (n
+ * bytes), in mount order; SOURCE is a hostfs mount's host directory. */
+void mounts_text(char *buf, size_t n);
 /* Boot: the mounts of docs/design.md ("Files and file systems"): the
  * host's / read-only, each rw_dirs[i] of --rw writable, /tmp and /dev/shm
  * as tmpfs, the device nodes, /proc; then pid 1's fs_struct, in cwd (the
@@ -481,6 +485,11 @@ struct last_component {
 };
 /* Resolve name up to its last component: *parent (a reference) and last. */
 int path_parentat(int dfd, const char *name, struct path *parent, struct last_component *last);
+/* The same from start (whose reference this takes over, even on failure;
+ * start and parent may be the same). */
+int path_parentat_from(struct path *start, const char *name, struct path *parent,
+		       struct last_component *last);
+#define MAXSYMLINKS 40			/* links followed in one resolution */
 /* The negative or positive dentry for name in dir (+1 reference). */
 int lookup_one(struct path *dir, const char *name, struct dentry **res);
 /* Linux's may_open/inode_permission as root: 0, -EACCES, -EROFS. */

@@ -69,6 +69,8 @@ long sys_fstat(unsigned int fd, struct stat __user *statbuf);
 long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
 long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
 	       struct statx __user *buffer);
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
 long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent, unsigned int count);
 long sys_getcwd(char __user *buf, unsigned long size);
 long sys_umask(int mask);
@@ -89,8 +91,7 @@ long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
 		  const char __user *newname);
 long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
 		   const char __user *newname, unsigned int flags);
-long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
-long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
+
 
 /* kernel/mm.c, kernel/exec.c */
 long sys_brk(unsigned long brk);
