@@ -63,7 +63,7 @@ has_re() {
 @test "the demo's timeline shows pid 3's SIGUSR1 handler as a box and its EINTR decision" {
 	timeline $H/demo
 	has 'handler 3 SIGUSR1 depth=0'
-	has_re '^label 3 SIGUSR1 handler, [0-9.]+ (ns|µs)$'
+	has_re '^label 3 SIGUSR1 handler, [0-9.]+ (ns|µs|ms)$'
 	has 'label 3 nanosleep ERESTART_RESTARTBLOCK → EINTR (handler)'
 	has 'restart 3'
 	has 'label 3 exit 0'
@@ -292,7 +292,7 @@ lt() {
 	timeline $H/demo
 	grep -q 'class="instant"' "$SVG" && fail "an instant under the host clock"
 	grep -qF 'blue band' "$SVG" && fail "instants explained where there are none"
-	has_re '^label 3 SIGUSR1 handler, [0-9.]+ (ns|µs)$'
+	has_re '^label 3 SIGUSR1 handler, [0-9.]+ (ns|µs|ms)$'
 }
 
 # ---- the renderer is a tool: harness/umk-trace draws saved traces ----
