@@ -144,6 +144,28 @@ long sys_sysinfo(struct sysinfo __user *info);
 struct statfs;
 long sys_statfs(const char __user *pathname, struct statfs __user *ubuf);
 long sys_fstatfs(unsigned int fd, struct statfs __user *ubuf);
+/* kernel/socket.c */
+long sys_socket(int family, int type, int protocol);
+long sys_socketpair(int family, int type, int protocol, int __user *usockvec);
+long sys_connect(int fd, void __user *addr, int addrlen);
+long sys_accept(int fd, void __user *addr, int __user *addrlen);
+long sys_accept4(int fd, void __user *addr, int __user *addrlen, int flags);
+long sys_sendto(int fd, void __user *buff, size_t len, unsigned int flags, void __user *addr,
+		int addrlen);
+long sys_recvfrom(int fd, void __user *ubuf, size_t size, unsigned int flags,
+		  void __user *addr, int __user *addrlen);
+long sys_sendmsg(int fd, void __user *msg, unsigned int flags);
+long sys_recvmsg(int fd, void __user *msg, unsigned int flags);
+long sys_sendmmsg(int fd, void __user *mmsg, unsigned int vlen, unsigned int flags);
+long sys_recvmmsg(int fd, void __user *mmsg, unsigned int vlen, unsigned int flags,
+		  void __user *timeout);
+long sys_shutdown(int fd, int how);
+long sys_bind(int fd, void __user *umyaddr, int addrlen);
+long sys_listen(int fd, int backlog);
+long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_setsockopt(int fd, int level, int optname, char __user *optval, int optlen);
+long sys_getsockopt(int fd, int level, int optname, char __user *optval, int __user *optlen);
 /* kernel/xattr.c */
 long sys_getxattr(const char __user *pathname, const char __user *name, void __user *value,
 		  size_t size);
