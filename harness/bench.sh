@@ -16,13 +16,15 @@
 #            the host's / as its root over hostfs and benchrun as init
 #   gvisor   gVisor (Debian runsc): runsc --platform=ptrace --network=none do
 # A peer that is not installed, or does not boot, gets its reason in every
-# cell of its column.
+# cell of its column. A probe that times out in a column is not run there
+# again in later rounds (it shows as FAILED: timed out).
 #
 # Environment: N (calls per probe run, 50000), ROUNDS (5), CPU (0),
 # SLEEPS (1 ms sleeps of the nanosleep probe, 200), WAKES (wake-ups per
 # sleepers run, 20000: 20 sleeps each, at least 2), STOPS (stops of the
 # stop/continue probe, 20), PEERS ("uml gvisor"), PROBES (ids to run, all
-# by default), BUILD (build), OUT ($BUILD/bench).
+# by default), PROBE_LIST (harness/bench.probes), BUILD (build), OUT
+# ($BUILD/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -42,6 +44,8 @@ WAKES=${WAKES:-20000}
 STOPS=${STOPS:-20}
 PEERS=${PEERS:-}
 PROBES=${PROBES:-}
+PROBE_LIST=${PROBE_LIST:-harness/bench.probes}
+[[ -r $PROBE_LIST ]] || die "PROBE_LIST=$PROBE_LIST: cannot read it"
 for v in N ROUNDS SLEEPS WAKES STOPS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: not a positive number"
 done
@@ -79,11 +83,11 @@ while IFS='|' read -r id w s c _; do
 	for v in M10000 M1000 M100 M10 N1000 N100 N10 SLEEPS STOPS N; do
 		c=${c//\$$v/${!v}}
 	done
-	[[ $c != *'$'* ]] || die "harness/bench.probes: $id: unknown variable in '$c'"
+	[[ $c != *'$'* ]] || die "$PROBE_LIST: $id: unknown variable in '$c'"
 	ids+=("$id") where+=("$w") secs+=("$s") cmds+=("$H/$c")
-done < <(grep -v '^#' harness/bench.probes)
+done < <(grep -v '^#' "$PROBE_LIST")
 for p in $PROBES; do
-	[[ " ${ids[*]} " == *" $p "* ]] || die "PROBES: no probe '$p' in harness/bench.probes"
+	[[ " ${ids[*]} " == *" $p "* ]] || die "PROBES: no probe '$p' in $PROBE_LIST"
 done
 [[ ${#ids[@]} -gt 0 ]] || die "no probes to run"
 
@@ -91,7 +95,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 raw=$OUT/raw.tsv
 : >"$raw"
-cp harness/bench.probes "$OUT/probes"
+cp "$PROBE_LIST" "$OUT/probes"
 
 # The lists benchrun reads: one per host column, one for the peers.
 write_list() { # FILE PREFIX WHERE...: the probes that run WHERE
@@ -129,6 +133,24 @@ record() {
 	return 0
 }
 
+# A probe that timed out in a column is not run there again (a timeout
+# costs its whole SECONDS each round): later rounds record it skipped.
+declare -A timed_out  # "COLUMN ID" -> the round it timed out in
+skip_record() { # ROUND COLUMN ID
+	printf '%s\t%s\t%s\tskipped\ttimed out in round %s: not run again\n' \
+		"$1" "$2" "$3" "${timed_out[$2 $3]}" >>"$raw"
+}
+note_timeouts() { # ROUND COLUMN < benchrun's lines
+	local line id
+	while IFS= read -r line; do
+		if [[ $line == BENCH$'\t'*$'\t'timeout\ * ]]; then
+			id=${line#BENCH$'\t'}
+			timed_out[$2 ${id%%$'\t'*}]=$1
+		fi
+	done
+	return 0
+}
+
 # peer_down_records ROUND PEER REASON: the whole column failed this round.
 peer_down_records() {
 	local i
@@ -139,22 +161,34 @@ peer_down_records() {
 
 # run_peer ROUND PEER: one boot of PEER running the whole list.
 run_peer() {
-	local r=$1 p=$2 total=30 i log got why missing=''
+	local r=$1 p=$2 total=30 i log got why missing='' list
 	log=$OUT/$p.$r.log
-	for i in "${!ids[@]}"; do total=$((total + secs[i])); done
+	list=$OUT/$p.list
+	: >"$list"
+	for i in "${!ids[@]}"; do
+		[[ ${where[$i]} == all ]] || continue
+		if [[ -n ${timed_out[$p ${ids[$i]}]:-} ]]; then
+			skip_record "$r" "$p" "${ids[$i]}"
+		else
+			grep $'^'"${ids[$i]}"$'\t' "$OUT/peer.list" >>"$list"
+			total=$((total + secs[i]))
+		fi
+	done
+	[[ -s $list ]] || return 0
 	case $p in
 	uml)
 		# hostfs root: the host's files as UML's; benchrun as init gets
 		# BENCH_LIST (init's environment); its console is our stdout.
 		timeout -k 5 "$total" taskset -c "$CPU" linux mem=1024M rootfstype=hostfs rootflags=/ rw \
-			quiet con=null con0=fd:0,fd:1 init="$H/benchrun" BENCH_LIST="$ROOT/$OUT/peer.list" \
+			quiet con=null con0=fd:0,fd:1 init="$H/benchrun" BENCH_LIST="$ROOT/$list" \
 			</dev/null >"$log" 2>&1 || true ;;
 	gvisor)
 		timeout -k 5 "$total" taskset -c "$CPU" runsc --platform=ptrace --network=none \
-			"do" "$H/benchrun" "$ROOT/$OUT/peer.list" </dev/null >"$log" 2>&1 || true ;;
+			"do" "$H/benchrun" "$ROOT/$list" </dev/null >"$log" 2>&1 || true ;;
 	esac
 	got=$(grep -c $'^BENCH\t' "$log" || true)
 	record "$r" "$p" <"$log"
+	note_timeouts "$r" "$p" < <(tr -d '\r' <"$log")
 	# why it stopped: the log's last line that is not blank, on one line
 	why=$(grep -av '^\s*$' "$log" | tail -n 1 | tr -d '\r\t' | cut -c1-200)
 	if [[ $got -eq 0 ]]; then
@@ -163,7 +197,7 @@ run_peer() {
 		return
 	fi
 	for i in "${!ids[@]}"; do
-		if [[ ${where[$i]} == all ]] && ! grep -q $'^BENCH\t'"${ids[$i]}"$'\t' "$log"; then
+		if grep -q $'^'"${ids[$i]}"$'\t' "$list" && ! grep -q $'^BENCH\t'"${ids[$i]}"$'\t' "$log"; then
 			missing+=$(printf '%s\t%s\t%s\tmissing\tthe peer stopped before it: %s' \
 				"$r" "$p" "${ids[$i]}" "$why")$'\n'
 		fi
@@ -198,7 +232,13 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for i in "${!ids[@]}"; do
 		for col in native umk umk-nofsgsbase; do
 			[[ $col != native && ${where[$i]} == native ]] && continue
-			taskset -c "$CPU" "$H/benchrun" "$OUT/$col.list" "${ids[$i]}" | record "$r" "$col"
+			if [[ -n ${timed_out[$col ${ids[$i]}]:-} ]]; then
+				skip_record "$r" "$col" "${ids[$i]}"
+				continue
+			fi
+			out=$(taskset -c "$CPU" "$H/benchrun" "$OUT/$col.list" "${ids[$i]}")
+			record "$r" "$col" <<<"$out"
+			note_timeouts "$r" "$col" <<<"$out"
 		done
 	done
 	for p in $PEERS; do

@@ -6,8 +6,10 @@ Reads DIR/probes (harness/bench.probes: the probes, their order and
 labels), DIR/meta.tsv (KEY<TAB>VALUE: the host, the versions, the load)
 and DIR/raw.tsv (one record per probe run:
 ROUND<TAB>COLUMN<TAB>ID<TAB>HOW<TAB>OUTPUT, as harness/benchrun prints
-them, HOW being "exit N", "signal N", "timeout S", "peer-down" or
-"missing"); writes DIR/BENCH.md and DIR/bench.svg.
+them, HOW being "exit N", "signal N", "timeout S", or what harness/bench.sh
+records for a run that did not happen, its reason as OUTPUT: "peer-down",
+"missing" (the peer stopped before it) or "skipped" (it timed out in an
+earlier round)); writes DIR/BENCH.md and DIR/bench.svg.
 
 A run counts only when it exited 0 and its output holds the figures its
 probe prints (harness/bench.probes lists them); a figure is the median
@@ -108,7 +110,7 @@ def verdict(how, output):
     lines = [l for l in output.splitlines() if l.strip()]
     last = lines[-1] if lines else "no output"
     m = re.fullmatch(r"(exit|signal|timeout) (\d+)", how)
-    if how in ("peer-down", "missing"):
+    if how in ("peer-down", "missing", "skipped"):
         return "bad", output or how
     if not m:
         raise BadInput(f"unknown HOW '{how}'")
