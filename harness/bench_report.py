@@ -133,10 +133,10 @@ def verdict(how, output):
         figs["median"], figs["p99"] = map(float, LATE.search(output).groups())
     if WAKE.search(output):
         figs["wake"] = float(WAKE.search(output).group(1))
-    if SLEEPERS.search(output):
-        figs["sleepers"] = int(SLEEPERS.search(output).group(1))
     if not figs:
         return "bad", f"no figure in its output: {last}"
+    if SLEEPERS.search(output):  # how many: the chart's x, not a figure
+        figs["sleepers"] = int(SLEEPERS.search(output).group(1))
     return "ok", figs
 
 
