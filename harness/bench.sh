@@ -217,7 +217,7 @@ if grep -qw fsgsbase /proc/cpuinfo; then fsgs=yes; else fsgs=no; fi
 	for p in $PEERS; do
 		case $p in
 		uml) printf 'uml\t%s\n' "$(command -v linux >/dev/null && linux --version 2>/dev/null | head -n 1 || echo 'not installed')" ;;
-		gvisor) printf 'gvisor\t%s\n' "$(command -v runsc >/dev/null && runsc --version 2>/dev/null | head -n 1 || echo 'not installed')" ;;
+		gvisor) printf 'gvisor\t%s\n' "$(command -v runsc >/dev/null && runsc --version 2>/dev/null | head -n 1 | sed 's/^runsc version //' || echo 'not installed')" ;;
 		esac
 	done
 	printf 'peers\t%s\n' "$PEERS"

@@ -250,7 +250,7 @@ def markdown(meta, probes, columns, cells, rows, nrounds):
     if "uml" in meta:
         vers.append(f"UML {meta['uml']}")
     if "gvisor" in meta:
-        vers.append(f"runsc {meta['gvisor']}")
+        vers.append(f"gVisor runsc {meta['gvisor']}")
     w("Versions: " + "; ".join(vers) + ".")
     w("")
     w(f"Settings: {meta.get('settings', '?')}; {nrounds} rounds, each probe pinned to one CPU, "
@@ -267,6 +267,14 @@ def markdown(meta, probes, columns, cells, rows, nrounds):
     for p, keys, label in rows:
         cellt = [cells[(p["id"], c)].text(keys).replace("|", "\\|") for c in columns]
         w(f"| {label} | " + " | ".join(cellt) + " |")
+    w("")
+    w("What the figures are (harness/bench.c, harness/sleepers.c): ns per call, yield, "
+      "round trip or cycle, on the kernel's own CLOCK_MONOTONIC; \"how late\" is how long "
+      "after its deadline a sleep returned; \"CPU per wake-up\" is the sum of the sleeping "
+      "threads' CLOCK_THREAD_CPUTIME_ID over their sleeps divided by the wake-ups. That "
+      "clock differs between kernels: umk's is the time a thread was umk's current task, "
+      "host preemption of umk included; UML and gVisor sample it at their ticks, so with "
+      "few wake-ups their figure is coarse (0 is possible).")
     w("")
     # Ratios of the medians (of a row's first figure), where both exist.
     others = [c for c in columns if c != "native"]
@@ -356,14 +364,15 @@ def svg(meta, probes, columns, cells, rows):
     """Log-scale bars per probe and column (every figure in ns), then the
     CPU per wake-up against the number of sleepers, log-log."""
     bar_rows = [(p, keys, label) for p, keys, label in rows]
-    bh, gap, left, width = 9, 8, 330, 520
+    bh, gap, width = 9, 8, 520
+    left = max(200, int(6.3 * max(len(label) for _, _, label in bar_rows)) + 20)
     lo, hi = 1.0, 1e9  # 1 ns .. 1 s
     group = bh * len(columns) + gap
     top = 70
     h1 = top + group * len(bar_rows) + 40
     h2 = 330
     height = h1 + h2
-    total_w = left + width + 200
+    total_w = max(left + width, 150 * len(columns)) + 200
     o = []
     a = o.append
     a(f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{height}" '
@@ -384,7 +393,7 @@ def svg(meta, probes, columns, cells, rows):
         lab = ["1 ns", "10 ns", "100 ns", "1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s"][e]
         a(f'<text x="{x:.1f}" y="{top - 12}" text-anchor="middle" fill="#555">{lab}</text>')
     for i, c in enumerate(columns):
-        lx = left + i * 110
+        lx = left + i * 150
         a(f'<rect x="{lx}" y="{h1 - 28}" width="10" height="10" fill="{COLOURS.get(c, "#888")}"/>')
         a(f'<text x="{lx + 14}" y="{h1 - 19}">{esc(COLUMNS.get(c, c))}</text>')
     for r, (p, keys, label) in enumerate(bar_rows):
