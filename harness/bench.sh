@@ -36,6 +36,7 @@ die() {
 
 B=${BUILD:-build}
 OUT=${OUT:-$B/bench}
+[[ $OUT == /* ]] || OUT=$ROOT/$OUT  # the peers read their lists by absolute path
 N=${N:-50000}
 ROUNDS=${ROUNDS:-5}
 CPU=${CPU:-0}
@@ -91,8 +92,9 @@ for p in $PROBES; do
 done
 [[ ${#ids[@]} -gt 0 ]] || die "no probes to run"
 
-rm -rf "$OUT"
-mkdir -p "$OUT"
+mkdir -p "$OUT" || die "OUT=$OUT: cannot create it"
+rm -f "$OUT"/raw.tsv "$OUT"/meta.tsv "$OUT"/probes "$OUT"/BENCH.md "$OUT"/bench.svg \
+	"$OUT"/*.list "$OUT"/*.log
 raw=$OUT/raw.tsv
 : >"$raw"
 cp "$PROBE_LIST" "$OUT/probes"
@@ -180,11 +182,11 @@ run_peer() {
 		# hostfs root: the host's files as UML's; benchrun as init gets
 		# BENCH_LIST (init's environment); its console is our stdout.
 		timeout -k 5 "$total" taskset -c "$CPU" linux mem=1024M rootfstype=hostfs rootflags=/ rw \
-			quiet con=null con0=fd:0,fd:1 init="$H/benchrun" BENCH_LIST="$ROOT/$list" \
+			quiet con=null con0=fd:0,fd:1 init="$H/benchrun" BENCH_LIST="$list" \
 			</dev/null >"$log" 2>&1 || true ;;
 	gvisor)
 		timeout -k 5 "$total" taskset -c "$CPU" runsc --platform=ptrace --network=none \
-			"do" "$H/benchrun" "$ROOT/$list" </dev/null >"$log" 2>&1 || true ;;
+			"do" "$H/benchrun" "$list" </dev/null >"$log" 2>&1 || true ;;
 	esac
 	got=$(grep -c $'^BENCH\t' "$log" || true)
 	record "$r" "$p" <"$log"
