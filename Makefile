@@ -4,7 +4,8 @@
 #   make run        build, then run the demo under umk with the trace on,
 #                   drawing its timeline in build/demo.svg
 #   make test       build, then run every Bats test in tests/
-#   make bench      build, then measure trap costs (harness/bench.sh)
+#   make bench [PEERS="uml gvisor"]   build, then measure umk beside the host
+#                   and the peers: build/bench/BENCH.md (harness/bench.sh)
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #   make SANITIZE=undefined [test]   the same with UBSan in arch/ and kernel/,
 #                   in build-ubsan/ (BUILD=DIR chooses another directory)
@@ -313,9 +314,15 @@ test: all $(if $(SANITIZE),plain)
 plain:
 	$(MAKE) SANITIZE= BUILD=build all
 
-# Trap costs against the SUD floor and the host, pinned to one CPU.
+# Every probe of harness/bench.probes natively, under umk and under the
+# PEERS asked for ("uml gvisor": their Debian packages user-mode-linux and
+# runsc, which make bench never installs), pinned to one CPU, interleaved,
+# ROUNDS times: build/bench/BENCH.md and build/bench/bench.svg. N, ROUNDS,
+# PROBES and the others harness/bench.sh lists reach it from the command
+# line (make bench N=1000 ROUNDS=1 PROBES=getpid).
+PEERS ?=
 bench: all
-	harness/bench.sh
+	PEERS="$(PEERS)" BUILD=$(BUILD) harness/bench.sh
 
 # umk runs on its virtual clock under gdb: time stands still while gdb holds
 # it at a breakpoint, so no timer fires behind the debugger's back.

@@ -1,13 +1,40 @@
-/* bench getpid N | bench yield N: the cost of one trapped system call and
- * of one sched_yield switch between two threads, in ns per operation on
- * CLOCK_MONOTONIC (raw clock_gettime). A timing program: compare a run
- * under umk with a native run pinned to one CPU (taskset -c 0), where the
- * two threads must also take turns. */
+/* bench PROBE N: one probe of make bench (harness/bench.sh), timed on
+ * CLOCK_MONOTONIC (raw clock_gettime), run natively, under umk and under
+ * the peers. Each prints one line, "NAME: FIGURES (DETAILS)", and checks
+ * its own result: a wrong one is a harness: line on stderr and status 99
+ * (die), never a figure. A probe that needs what the kernel lacks (fork
+ * under umk) prints "NAME: n/a (REASON)" and exits 0.
+ *
+ *   getpid N      N trapped getpid calls; each must return the same pid
+ *   clock N       N calls of the C library's clock_gettime (the vDSO's
+ *                 where there is one); never going back, within the raw
+ *                 system call's readings around the loop
+ *   yield N       2 threads each sched_yield N times: ns per yield; both
+ *                 must finish their N (pin it to one CPU: taskset -c 0)
+ *   yieldproc N   the same between 2 processes (fork)
+ *   pipe N        N round trips of a byte between 2 threads over 2 pipes:
+ *                 ns per round trip; each byte comes back incremented
+ *   signal N      N kill(getpid(), SIGUSR1) with a handler: ns per kill
+ *                 and handler; the handler must have run N times
+ *   forkwait N    N fork, _exit(7), wait4: ns per cycle; each status says 7
+ *   stopcont N    N times: a child (this program, spawned) sleeps 20 ms in
+ *                 nanosleep, is stopped 5 ms in and continued 10 ms in;
+ *                 how late its sleep returns after its deadline, median
+ *                 and p99 in us; the sleep must return 0 (restarted, not
+ *                 EINTR), never early, and the child must have stopped
+ *
+ * sleepers N M (harness/sleepers.c) is the sleep-precision probe. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -15,37 +42,294 @@ static long rounds;
 
 static void *yielder(void *arg)
 {
+	long *done = arg;
+
 	for (long i = 0; i < rounds; i++)
-		rsys0(SYS_sched_yield);
+		if (rsys0(SYS_sched_yield) != 0)
+			die("sched_yield failed");
+	*done = rounds;
+	return NULL;
+}
+
+static void probe_getpid(void)
+{
+	long pid = rsys0(SYS_getpid);
+	double t0 = now_ms();
+
+	for (long i = 0; i < rounds; i++)
+		if (rsys0(SYS_getpid) != pid)
+			die("getpid returned another pid");
+	printf("getpid: %.0f ns/op (%ld calls)\n", (now_ms() - t0) * 1e6 / rounds, rounds);
+}
+
+static long long ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+static void probe_clock(void)
+{
+	struct timespec before, ts, after;
+	long long last = 0;
+	double t0;
+
+	if (rsys(SYS_clock_gettime, CLOCK_MONOTONIC, &before))
+		die("clock_gettime (system call) failed");
+	t0 = now_ms();
+	for (long i = 0; i < rounds; i++) {
+		if (clock_gettime(CLOCK_MONOTONIC, &ts))
+			die("clock_gettime failed");
+		if (ts_ns(&ts) < last)
+			die("clock_gettime went back by %lld ns", last - ts_ns(&ts));
+		last = ts_ns(&ts);
+	}
+	t0 = (now_ms() - t0) * 1e6 / rounds;
+	if (rsys(SYS_clock_gettime, CLOCK_MONOTONIC, &after))
+		die("clock_gettime (system call) failed");
+	if (last < ts_ns(&before) || last > ts_ns(&after))
+		die("clock_gettime's last reading is outside the system call's around the loop");
+	printf("clock_gettime: %.0f ns/op (%ld calls)\n", t0, rounds);
+}
+
+static void probe_yield(void)
+{
+	pthread_t t[2];
+	long done[2] = { 0, 0 };
+	double t0 = now_ms();
+
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, yielder, &done[i]))
+			die("pthread_create failed");
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	if (done[0] != rounds || done[1] != rounds)
+		die("the yielders did not finish");
+	printf("sched_yield: %.0f ns/op (%ld yields by each of 2 threads)\n",
+	       (now_ms() - t0) * 1e6 / (2 * rounds), rounds);
+}
+
+/* fork(), or "n/a" and exit 0 where the kernel has no fork (umk: NOMMU). */
+static pid_t fork_or_na(const char *name)
+{
+	pid_t pid = fork();
+
+	if (pid < 0 && errno == ENOSYS) {
+		printf("%s: n/a (no fork: fork returned ENOSYS)\n", name);
+		exit(0);
+	}
+	if (pid < 0)
+		die("fork: %s", errno_name(errno));
+	return pid;
+}
+
+static void probe_yieldproc(void)
+{
+	double t0 = now_ms();
+	pid_t pid = fork_or_na("sched_yield between processes");
+	long done = 0;
+	int status;
+
+	yielder(&done);
+	if (pid == 0)
+		_exit(done == rounds ? 0 : 1);
+	if (waitpid(pid, &status, 0) != pid || status != 0)
+		die("the yielding child ended with %s", status_text(status));
+	printf("sched_yield between processes: %.0f ns/op (%ld yields by each of 2 processes)\n",
+	       (now_ms() - t0) * 1e6 / (2 * rounds), rounds);
+}
+
+static int ping[2], pong[2];
+
+static void *echoer(void *arg)
+{
+	unsigned char c;
+
+	for (long i = 0; i < rounds; i++) {
+		if (read(ping[0], &c, 1) != 1)
+			die("echo: read failed");
+		c++;
+		if (write(pong[1], &c, 1) != 1)
+			die("echo: write failed");
+	}
 	return arg;
+}
+
+static void probe_pipe(void)
+{
+	pthread_t t;
+	double t0;
+
+	if (pipe(ping) || pipe(pong))
+		die("pipe: %s", errno_name(errno));
+	if (pthread_create(&t, NULL, echoer, NULL))
+		die("pthread_create failed");
+	t0 = now_ms();
+	for (long i = 0; i < rounds; i++) {
+		unsigned char c = i & 0xff, back;
+
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &back, 1) != 1)
+			die("pipe round trip %ld: %s", i, errno_name(errno));
+		if (back != (unsigned char)(c + 1))
+			die("pipe round trip %ld: sent %u, got %u back", i, c, back);
+	}
+	printf("pipe: %.0f ns/op (%ld round trips between 2 threads)\n",
+	       (now_ms() - t0) * 1e6 / rounds, rounds);
+	pthread_join(t, NULL);
+}
+
+static volatile long handled;
+
+static void on_usr1(int sig)
+{
+	handled++;
+}
+
+static void probe_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	long pid = rsys0(SYS_getpid);
+	double t0;
+
+	if (sigaction(SIGUSR1, &sa, NULL))
+		die("sigaction failed");
+	t0 = now_ms();
+	for (long i = 0; i < rounds; i++)
+		if (rsys(SYS_kill, pid, SIGUSR1) != 0)
+			die("kill failed");
+	if (handled != rounds)
+		die("the handler ran %ld times for %ld kills", handled, rounds);
+	printf("signal: %.0f ns/op (%ld kill+handler round trips)\n",
+	       (now_ms() - t0) * 1e6 / rounds, rounds);
+}
+
+static void probe_forkwait(void)
+{
+	double t0 = now_ms();
+
+	for (long i = 0; i < rounds; i++) {
+		pid_t pid = fork_or_na("fork+exit+wait");
+		int status;
+
+		if (pid == 0)
+			_exit(7);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 7)
+			die("fork %ld: the child ended with %s", i, status_text(status));
+	}
+	printf("fork+exit+wait: %.0f ns/op (%ld cycles)\n", (now_ms() - t0) * 1e6 / rounds, rounds);
+}
+
+/* The stopped sleeper, spawned by stopcont: tells the parent it is about
+ * to sleep (one byte on fd), sleeps 20 ms, then writes how late it woke
+ * in ns, or a negative errno, as text on fd. */
+static void stopcont_child(int fd)
+{
+	struct timespec req = { 0, 20000000 };
+	long long t0, late;
+	long ret;
+
+	if (write(fd, "s", 1) != 1)
+		exit(1);
+	t0 = now_ms() * 1e6;
+	ret = rsys(SYS_nanosleep, &req, NULL);
+	late = (long long)(now_ms() * 1e6) - t0 - 20000000;
+	dprintf(fd, "%ld %lld\n", ret, late);
+	exit(0);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec req = { 0, ms * 1000000 };
+
+	while (nanosleep(&req, &req) && errno == EINTR)
+		;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void probe_stopcont(const char *self)
+{
+	long long *late = calloc(rounds, sizeof(*late));
+
+	if (!late)
+		die("out of memory");
+	for (long i = 0; i < rounds; i++) {
+		int fd[2], status;
+		char buf[64], fdarg[16];
+		long ret;
+		ssize_t n, got = 0;
+		pid_t pid;
+
+		if (pipe(fd))
+			die("pipe: %s", errno_name(errno));
+		snprintf(fdarg, sizeof(fdarg), "%d", fd[1]);
+		pid = spawn(self, (char *const[]){ (char *)self, "stopcont-child", fdarg, NULL });
+		close(fd[1]);
+		if (read(fd[0], buf, 1) != 1)
+			die("stopcont: the child did not start");
+		sleep_ms(5);
+		if (kill(pid, SIGSTOP))
+			die("SIGSTOP: %s", errno_name(errno));
+		if (waitpid(pid, &status, WUNTRACED) != pid || !WIFSTOPPED(status))
+			die("stopcont: the child did not stop (%s)", status_text(status));
+		sleep_ms(5);
+		if (kill(pid, SIGCONT))
+			die("SIGCONT: %s", errno_name(errno));
+		while ((n = read(fd[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+			got += n;
+		buf[got] = 0;
+		close(fd[0]);
+		status = wait_status(pid);
+		if (status != 0)
+			die("stopcont: the child ended with %s", status_text(status));
+		if (sscanf(buf, "%ld %lld", &ret, &late[i]) != 2)
+			die("stopcont: the child said '%s'", buf);
+		if (ret != 0)
+			die("stopcont: the continued nanosleep returned -1 %s", errno_name(-ret));
+		if (late[i] < 0)
+			die("stopcont: the continued nanosleep returned %lld ns early", -late[i]);
+	}
+	qsort(late, rounds, sizeof(*late), cmp_ll);
+	printf("stopcont: late median %.1f us, p99 %.1f us (%ld stops of a 20 ms nanosleep)\n",
+	       late[rounds / 2] / 1e3, late[rounds * 99 / 100] / 1e3, rounds);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[1], "getpid") && strcmp(argv[1], "yield")))
-		die("usage: bench getpid|yield N");
+	static const char usage[] =
+		"usage: bench getpid|clock|yield|yieldproc|pipe|signal|forkwait|stopcont N";
+
+	if (argc == 3 && strcmp(argv[1], "stopcont-child") == 0) {
+		stopcont_child(atoi(argv[2]));
+		return 0;
+	}
+	if (argc != 3)
+		die("%s", usage);
 	rounds = atol(argv[2]);
 	if (rounds <= 0)
 		die("N must be positive");
-
-	if (strcmp(argv[1], "getpid") == 0) {
-		double t0 = now_ms();
-
-		for (long i = 0; i < rounds; i++)
-			rsys0(SYS_getpid);
-		printf("getpid: %.0f ns/op (%ld calls)\n", (now_ms() - t0) * 1e6 / rounds, rounds);
-		return 0;
-	}
-
-	pthread_t t[2];
-	double t0 = now_ms();
-
-	for (int i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, yielder, NULL))
-			die("pthread_create failed");
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-	printf("sched_yield: %.0f ns/op (%ld yields by each of 2 threads)\n",
-	       (now_ms() - t0) * 1e6 / (2 * rounds), rounds);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(argv[1], "getpid") == 0)
+		probe_getpid();
+	else if (strcmp(argv[1], "clock") == 0)
+		probe_clock();
+	else if (strcmp(argv[1], "yield") == 0)
+		probe_yield();
+	else if (strcmp(argv[1], "yieldproc") == 0)
+		probe_yieldproc();
+	else if (strcmp(argv[1], "pipe") == 0)
+		probe_pipe();
+	else if (strcmp(argv[1], "signal") == 0)
+		probe_signal();
+	else if (strcmp(argv[1], "forkwait") == 0)
+		probe_forkwait();
+	else if (strcmp(argv[1], "stopcont") == 0)
+		probe_stopcont(argv[0]);
+	else
+		die("%s", usage);
 	return 0;
 }

@@ -1,103 +1,259 @@
 #!/usr/bin/env bash
-# make bench: what a trap costs under umk, beside what it costs at the least.
+# make bench: umk's costs beside the host's, the SUD floor's and the peers'.
 #
-# Every measurement runs pinned to one CPU (taskset -c $CPU), and the rounds
-# interleave the programs, so that a noisy neighbour slows them alike: read
-# the ratios, which hold from run to run, more than the nanoseconds, which
-# do not. Prints the host (CPU model, FSGSBASE or not), then min and median
-# ns per operation over ROUNDS rounds, and umk's ratios to the SUD floor.
+# Runs every probe of harness/bench.probes natively, under umk (both FS
+# base paths) and under each peer of PEERS, ROUNDS times, pinned to one CPU
+# (taskset -c $CPU). Each round interleaves them: for every probe, the host
+# columns one after the other; then each peer boots once and runs the whole
+# list (harness/benchrun is its first process). So drift from a noisy
+# neighbour hits every column alike. The records go to $OUT/raw.tsv, the
+# host and versions to $OUT/meta.tsv; harness/bench_report.py turns them
+# into $OUT/BENCH.md (medians with min-max, ratios to native and to the
+# floor) and $OUT/bench.svg.
 #
-#   sud floor           build/harness/sudfloor: a native program that traps
-#                       its own `syscall` through Syscall User Dispatch and
-#                       returns from the SIGSYS handler: the least any kernel
-#                       built on SUD can cost per call
-#   getpid (umk)        build/harness/bench getpid under umk, default path
-#   getpid (umk --nofsgsbase)   the same on the arch_prctl path
-#   getpid (native)     the host's own system call
-#   yield ...           a sched_yield switch between two threads
-#   clock_gettime ...   build/harness/vdso loop: the C library's
-#                       clock_gettime, which the vDSO answers without a trap
-#   sleepers K          build/harness/sleepers: K threads each sleeping
-#                       SLEEPS times for 1 ms; the median and p99 of how late
-#                       they woke, in us, native beside umk (median of the
-#                       rounds' figures)
+# Peers (none unless asked; this script installs nothing):
+#   uml      User-Mode Linux (Debian user-mode-linux: `linux`), booted with
+#            the host's / as its root over hostfs and benchrun as init
+#   gvisor   gVisor (Debian runsc): runsc --platform=ptrace --network=none do
+# A peer that is not installed, or does not boot, gets its reason in every
+# cell of its column. A probe that times out in a column is not run there
+# again in later rounds (it shows as FAILED: timed out).
 #
-# Environment: N (calls per run, 200000), ROUNDS (7), CPU (0), SLEEPS (20).
+# Environment: N (calls per probe run, 50000), ROUNDS (5), CPU (0),
+# SLEEPS (1 ms sleeps of the nanosleep probe, 200), WAKES (wake-ups per
+# sleepers run, 20000: 20 sleeps each, at least 2), STOPS (stops of the
+# stop/continue probe, 20), PEERS ("uml gvisor"), PROBES (ids to run, all
+# by default), PROBE_LIST (harness/bench.probes), BUILD (build), OUT
+# ($BUILD/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 
-N=${N:-200000}
-ROUNDS=${ROUNDS:-7}
+die() {
+	echo "bench: $*" >&2
+	exit 2
+}
+
+B=${BUILD:-build}
+OUT=${OUT:-$B/bench}
+[[ $OUT == /* ]] || OUT=$ROOT/$OUT  # the peers read their lists by absolute path
+N=${N:-50000}
+ROUNDS=${ROUNDS:-5}
 CPU=${CPU:-0}
-H=build/harness
-SLEEPS=${SLEEPS:-20}
-for f in build/umk $H/bench $H/sudfloor $H/vdso $H/sleepers; do
-	[[ -x $f ]] || { echo "bench: $f is missing: run make" >&2; exit 1; }
+SLEEPS=${SLEEPS:-200}
+WAKES=${WAKES:-20000}
+STOPS=${STOPS:-20}
+PEERS=${PEERS:-}
+PROBES=${PROBES:-}
+PROBE_LIST=${PROBE_LIST:-harness/bench.probes}
+[[ -r $PROBE_LIST ]] || die "PROBE_LIST=$PROBE_LIST: cannot read it"
+for v in N ROUNDS SLEEPS WAKES STOPS; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: not a positive number"
 done
+[[ $CPU =~ ^[0-9]+$ ]] || die "CPU=$CPU: not a CPU number"
+for p in $PEERS; do
+	[[ $p == uml || $p == gvisor ]] || die "PEERS: unknown peer '$p' (uml, gvisor)"
+done
+H=$ROOT/$B/harness
+for f in $B/umk $H/bench $H/benchrun $H/sudfloor $H/sleepers; do
+	[[ -x $f ]] || die "$f is missing: run make"
+done
+taskset -c "$CPU" true 2>/dev/null || die "cannot pin to CPU $CPU (taskset -c $CPU)"
+
+at_least_1() { echo $(($1 > 0 ? $1 : 1)); }
+# N10 N100 N1000 M10 ... M10000: read through ${!v} below
+declare "N10=$(at_least_1 $((N / 10)))" "N100=$(at_least_1 $((N / 100)))" \
+	"N1000=$(at_least_1 $((N / 1000)))"
+for k in 10 100 1000 10000; do
+	m=$((WAKES / k))
+	m=$((m > 20 ? 20 : m))
+	declare "M$k=$((m < 2 ? 2 : m))"
+done
+
+# The probes: ids, where they run, timeouts and commands, from the list.
+ids=() where=() secs=() cmds=()
+while IFS='|' read -r id w s c _; do
+	# read trims the spaces around each field
+	read -r id <<<"$id"
+	[[ -z $id || $id == '#'* ]] && continue
+	read -r w <<<"$w"
+	read -r s <<<"$s"
+	read -r c <<<"$c"
+	if [[ -n $PROBES && " $PROBES " != *" $id "* ]]; then continue; fi
+	# longest first: $N1000 is not $N followed by 1000
+	for v in M10000 M1000 M100 M10 N1000 N100 N10 SLEEPS STOPS N; do
+		c=${c//\$$v/${!v}}
+	done
+	[[ $c != *'$'* ]] || die "$PROBE_LIST: $id: unknown variable in '$c'"
+	ids+=("$id") where+=("$w") secs+=("$s") cmds+=("$H/$c")
+done < <(grep -v '^#' "$PROBE_LIST")
+for p in $PROBES; do
+	[[ " ${ids[*]} " == *" $p "* ]] || die "PROBES: no probe '$p' in $PROBE_LIST"
+done
+[[ ${#ids[@]} -gt 0 ]] || die "no probes to run"
+
+mkdir -p "$OUT" || die "OUT=$OUT: cannot create it"
+rm -f "$OUT"/raw.tsv "$OUT"/meta.tsv "$OUT"/probes "$OUT"/BENCH.md "$OUT"/bench.svg \
+	"$OUT"/*.list "$OUT"/*.log
+raw=$OUT/raw.tsv
+: >"$raw"
+cp "$PROBE_LIST" "$OUT/probes"
+
+# The lists benchrun reads: one per host column, one for the peers.
+write_list() { # FILE PREFIX WHERE...: the probes that run WHERE
+	local file=$1 prefix=$2 i
+	shift 2
+	for i in "${!ids[@]}"; do
+		if [[ " $* " == *" ${where[$i]} "* ]]; then
+			printf '%s\t%s\t%s%s\n' "${ids[$i]}" "${secs[$i]}" "$prefix" "${cmds[$i]}"
+		fi
+	done >"$file"
+}
+write_list "$OUT/native.list" "" native all
+write_list "$OUT/umk.list" "$ROOT/$B/umk " all
+write_list "$OUT/umk-nofsgsbase.list" "$ROOT/$B/umk --nofsgsbase " all
+write_list "$OUT/peer.list" "" all
+
+# Peers: check they are there; a missing one's reason fills its column.
+declare -A peer_down
+for p in $PEERS; do
+	case $p in
+	uml) command -v linux >/dev/null ||
+		peer_down[$p]="not installed (Debian package user-mode-linux)" ;;
+	gvisor) command -v runsc >/dev/null ||
+		peer_down[$p]="not installed (Debian package runsc)" ;;
+	esac
+done
+
+# record ROUND COLUMN < benchrun's lines: prefix them into raw.tsv.
+record() {
+	local line
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		[[ $line == BENCH$'\t'* ]] && printf '%s\t%s\t%s\n' "$1" "$2" "${line#BENCH$'\t'}"
+	done >>"$raw"
+	return 0
+}
+
+# A probe that timed out in a column is not run there again (a timeout
+# costs its whole SECONDS each round): later rounds record it skipped.
+declare -A timed_out  # "COLUMN ID" -> the round it timed out in
+skip_record() { # ROUND COLUMN ID
+	printf '%s\t%s\t%s\tskipped\ttimed out in round %s: not run again\n' \
+		"$1" "$2" "$3" "${timed_out[$2 $3]}" >>"$raw"
+}
+note_timeouts() { # ROUND COLUMN < benchrun's lines
+	local line id
+	while IFS= read -r line; do
+		if [[ $line == BENCH$'\t'*$'\t'timeout\ * ]]; then
+			id=${line#BENCH$'\t'}
+			timed_out[$2 ${id%%$'\t'*}]=$1
+		fi
+	done
+	return 0
+}
+
+# peer_down_records ROUND PEER REASON: the whole column failed this round.
+peer_down_records() {
+	local i
+	for i in "${!ids[@]}"; do
+		[[ ${where[$i]} == all ]] && printf '%s\t%s\t%s\tpeer-down\t%s\n' "$1" "$2" "${ids[$i]}" "$3"
+	done >>"$raw"
+}
+
+# run_peer ROUND PEER: one boot of PEER running the whole list.
+run_peer() {
+	local r=$1 p=$2 total=30 i log got why missing='' list
+	log=$OUT/$p.$r.log
+	list=$OUT/$p.list
+	: >"$list"
+	for i in "${!ids[@]}"; do
+		[[ ${where[$i]} == all ]] || continue
+		if [[ -n ${timed_out[$p ${ids[$i]}]:-} ]]; then
+			skip_record "$r" "$p" "${ids[$i]}"
+		else
+			grep $'^'"${ids[$i]}"$'\t' "$OUT/peer.list" >>"$list"
+			total=$((total + secs[i]))
+		fi
+	done
+	[[ -s $list ]] || return 0
+	case $p in
+	uml)
+		# hostfs root: the host's files as UML's; benchrun as init gets
+		# BENCH_LIST (init's environment); its console is our stdout.
+		timeout -k 5 "$total" taskset -c "$CPU" linux mem=1024M rootfstype=hostfs rootflags=/ rw \
+			quiet con=null con0=fd:0,fd:1 init="$H/benchrun" BENCH_LIST="$list" \
+			</dev/null >"$log" 2>&1 || true ;;
+	gvisor)
+		timeout -k 5 "$total" taskset -c "$CPU" runsc --platform=ptrace --network=none \
+			"do" "$H/benchrun" "$list" </dev/null >"$log" 2>&1 || true ;;
+	esac
+	got=$(grep -c $'^BENCH\t' "$log" || true)
+	record "$r" "$p" <"$log"
+	note_timeouts "$r" "$p" < <(tr -d '\r' <"$log")
+	# why it stopped: the log's last line that is not blank, on one line
+	why=$(grep -av '^\s*$' "$log" | tail -n 1 | tr -d '\r\t' | cut -c1-200)
+	if [[ $got -eq 0 ]]; then
+		peer_down[$p]="did not run: $why"
+		peer_down_records "$r" "$p" "${peer_down[$p]}"
+		return
+	fi
+	for i in "${!ids[@]}"; do
+		if grep -q $'^'"${ids[$i]}"$'\t' "$list" && ! grep -q $'^BENCH\t'"${ids[$i]}"$'\t' "$log"; then
+			missing+=$(printf '%s\t%s\t%s\tmissing\tthe peer stopped before it: %s' \
+				"$r" "$p" "${ids[$i]}" "$why")$'\n'
+		fi
+	done
+	printf '%s' "$missing" >>"$raw"
+}
 
 model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 if grep -qw fsgsbase /proc/cpuinfo; then fsgs=yes; else fsgs=no; fi
-echo "host: $model; fsgsbase in /proc/cpuinfo: $fsgs; $(uname -r)"
-echo "each figure: ns per operation, min / median of $ROUNDS rounds, pinned to CPU $CPU"
-
-declare -A results
-names=("sud floor" "getpid (umk)" "getpid (umk --nofsgsbase)" "getpid (native)"
-	"yield (umk)" "yield (umk --nofsgsbase)" "yield (native)"
-	"clock_gettime (umk)" "clock_gettime (umk --nofsgsbase)" "clock_gettime (native)")
-commands=("$H/sudfloor $N"
-	"build/umk $H/bench getpid $N"
-	"build/umk --nofsgsbase $H/bench getpid $N"
-	"$H/bench getpid $N"
-	"build/umk $H/bench yield $((N / 10))"
-	"build/umk --nofsgsbase $H/bench yield $((N / 10))"
-	"$H/bench yield $((N / 10))"
-	"build/umk $H/vdso loop $N"
-	"build/umk --nofsgsbase $H/vdso loop $N"
-	"$H/vdso loop $N")
-
-for ((r = 0; r < ROUNDS; r++)); do
-	for i in "${!names[@]}"; do
-		# shellcheck disable=SC2086 # each command is a word list
-		out=$(taskset -c "$CPU" ${commands[$i]})
-		ns=$(sed -n 's/.*: \([0-9]*\) ns\/op.*/\1/p' <<<"$out")
-		[[ -n $ns ]] || { echo "bench: no figure from '${commands[$i]}': $out" >&2; exit 1; }
-		results[$i]+="$ns "
+{
+	printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	printf 'cpu\t%s\n' "$model"
+	printf 'cpus\t%s\n' "$(nproc)"
+	printf 'fsgsbase\t%s\n' "$fsgs"
+	printf 'kernel\t%s\n' "$(uname -sr)"
+	printf 'umk\t%s\n' "$(git describe --always --dirty 2>/dev/null || echo unknown)"
+	for p in $PEERS; do
+		case $p in
+		uml) printf 'uml\t%s\n' "$(command -v linux >/dev/null && linux --version 2>/dev/null | head -n 1 || echo 'not installed')" ;;
+		gvisor) printf 'gvisor\t%s\n' "$(command -v runsc >/dev/null && runsc --version 2>/dev/null | head -n 1 | sed 's/^runsc version //' || echo 'not installed')" ;;
+		esac
 	done
-done
+	printf 'peers\t%s\n' "$PEERS"
+	printf 'settings\tN=%s ROUNDS=%s CPU=%s SLEEPS=%s WAKES=%s STOPS=%s\n' \
+		"$N" "$ROUNDS" "$CPU" "$SLEEPS" "$WAKES" "$STOPS"
+	printf 'load before\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$OUT/meta.tsv"
 
-# sorted LIST: the numbers of a space-separated list, one a line, in order.
-sorted() {
-	tr ' ' '\n' <<<"$1" | grep . | sort -g
-}
-median() {
-	sorted "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
-declare -A mins meds
-for i in "${!names[@]}"; do
-	mins[$i]=$(sorted "${results[$i]}" | head -n 1)
-	meds[$i]=$(median "${results[$i]}")
-	printf '%-34s %7d / %7d\n' "${names[$i]}" "${mins[$i]}" "${meds[$i]}"
-done
-for i in 1 2; do
-	awk -v n="${names[$i]}" -v a="${mins[$i]}" -v b="${mins[0]}" -v c="${meds[$i]}" -v d="${meds[0]}" \
-		'BEGIN { printf "%-34s %.2fx the floor (min), %.2fx (median)\n", n, a / b, c / d }'
-done
-
-# Sleepers: how late a sleep wakes with K sleepers in the timer queue.
-echo "sleepers: overshoot of 1 ms sleeps in us, median / p99 (median of $ROUNDS rounds)"
-for k in 10 100 1000; do
-	for side in native umk; do
-		late="" p99s=""
-		for ((r = 0; r < ROUNDS; r++)); do
-			if [[ $side == umk ]]; then
-				out=$(taskset -c "$CPU" build/umk $H/sleepers "$k" "$SLEEPS")
-			else
-				out=$(taskset -c "$CPU" $H/sleepers "$k" "$SLEEPS")
+echo "bench: ${#ids[@]} probes, $ROUNDS rounds, pinned to CPU $CPU; peers: ${PEERS:-none}"
+t0=$SECONDS
+for ((r = 1; r <= ROUNDS; r++)); do
+	for i in "${!ids[@]}"; do
+		for col in native umk umk-nofsgsbase; do
+			[[ $col != native && ${where[$i]} == native ]] && continue
+			if [[ -n ${timed_out[$col ${ids[$i]}]:-} ]]; then
+				skip_record "$r" "$col" "${ids[$i]}"
+				continue
 			fi
-			late+="$(sed -n 's/.*median \([0-9.]*\) us.*/\1/p' <<<"$out") "
-			p99s+="$(sed -n 's/.*p99 \([0-9.]*\) us.*/\1/p' <<<"$out") "
+			out=$(taskset -c "$CPU" "$H/benchrun" "$OUT/$col.list" "${ids[$i]}")
+			record "$r" "$col" <<<"$out"
+			note_timeouts "$r" "$col" <<<"$out"
 		done
-		printf '%-34s %9s / %9s\n' "sleepers $k ($side)" "$(median "$late")" "$(median "$p99s")"
 	done
+	for p in $PEERS; do
+		if [[ -n ${peer_down[$p]:-} ]]; then
+			peer_down_records "$r" "$p" "${peer_down[$p]}"
+		else
+			run_peer "$r" "$p"
+		fi
+	done
+	echo "bench: round $r of $ROUNDS done ($((SECONDS - t0)) s)"
 done
+printf 'load after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/meta.tsv"
+printf 'seconds\t%s\n' "$((SECONDS - t0))" >>"$OUT/meta.tsv"
+
+python3 harness/bench_report.py "$OUT"
+echo "bench: the table is $OUT/BENCH.md, the chart $OUT/bench.svg"
