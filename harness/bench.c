@@ -16,7 +16,9 @@
  *                 ns per round trip; each byte comes back incremented
  *   signal N      N kill(getpid(), SIGUSR1) with a handler: ns per kill
  *                 and handler; the handler must have run N times
- *   forkwait N    N fork, _exit(7), wait4: ns per cycle; each status says 7
+ *   forkwait N [KIB]  N fork, _exit(7), wait4: ns per cycle; each status
+ *                 says 7. With KIB, from a process that has first written
+ *                 KIB KiB of heap (1536: what busybox's shell touches)
  *   stopcont N    N times: a child (this program, spawned) sleeps 20 ms in
  *                 nanosleep, is stopped 5 ms in and continued 10 ms in;
  *                 how late its sleep returns after its deadline, median
@@ -202,10 +204,16 @@ static void probe_signal(void)
 	       (now_ms() - t0) * 1e6 / rounds, rounds);
 }
 
-static void probe_forkwait(void)
+static void probe_forkwait(long kib)
 {
-	double t0 = now_ms();
+	char *heap = kib ? malloc((size_t)kib << 10) : NULL;
+	double t0;
 
+	if (kib && !heap)
+		die("out of memory for %ld KiB", kib);
+	if (heap)
+		memset(heap, 1, (size_t)kib << 10);
+	t0 = now_ms();
 	for (long i = 0; i < rounds; i++) {
 		pid_t pid = fork_or_na("fork+exit+wait");
 		int status;
@@ -215,7 +223,9 @@ static void probe_forkwait(void)
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 7)
 			die("fork %ld: the child ended with %s", i, status_text(status));
 	}
-	printf("fork+exit+wait: %.0f ns/op (%ld cycles)\n", (now_ms() - t0) * 1e6 / rounds, rounds);
+	printf("fork+exit+wait: %.0f ns/op (%ld cycles, %ld KiB touched)\n",
+	       (now_ms() - t0) * 1e6 / rounds, rounds, kib);
+	free(heap);
 }
 
 /* The stopped sleeper, spawned by stopcont: tells the parent it is about
@@ -301,13 +311,13 @@ static void probe_stopcont(const char *self)
 int main(int argc, char **argv)
 {
 	static const char usage[] =
-		"usage: bench getpid|clock|yield|yieldproc|pipe|signal|forkwait|stopcont N";
+		"usage: bench getpid|clock|yield|yieldproc|pipe|signal|stopcont N | forkwait N [KIB]";
 
 	if (argc == 3 && strcmp(argv[1], "stopcont-child") == 0) {
 		stopcont_child(atoi(argv[2]));
 		return 0;
 	}
-	if (argc != 3)
+	if (argc != 3 && !(argc == 4 && strcmp(argv[1], "forkwait") == 0))
 		die("%s", usage);
 	rounds = atol(argv[2]);
 	if (rounds <= 0)
@@ -326,7 +336,7 @@ int main(int argc, char **argv)
 	else if (strcmp(argv[1], "signal") == 0)
 		probe_signal();
 	else if (strcmp(argv[1], "forkwait") == 0)
-		probe_forkwait();
+		probe_forkwait(argc == 4 ? atol(argv[3]) : 0);
 	else if (strcmp(argv[1], "stopcont") == 0)
 		probe_stopcont(argv[0]);
 	else
