@@ -174,6 +174,7 @@ static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
+	mm->vmacache_seqnum++;	/* every task's vmacache may point at it */
 	list_del_init(&vma->list);
 	hostmem_put(vma->shared);
 	mm->map_count--;
@@ -224,13 +225,24 @@ void mmput(struct mm_struct *mm)
  */
 static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma = mm->mmap_cache;
+	struct task_struct *t = current;
+	struct vm_area_struct *vma = NULL;
+	bool mine = t->mm == mm;
 
+	if (mine && t->vmacache && t->vmacache_seqnum == mm->vmacache_seqnum)
+		vma = t->vmacache;
+	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
+		return vma;
+	vma = mm->mmap_cache;
 	if (!vma || vma->vm_start > addr)
 		vma = list_first_entry(&mm->mmap, struct vm_area_struct, list);
 	list_for_each_entry_from(vma, &mm->mmap, list) {
 		if (vma->vm_end > addr) {
 			mm->mmap_cache = vma;
+			if (mine) {
+				t->vmacache = vma;
+				t->vmacache_seqnum = mm->vmacache_seqnum;
+			}
 			return vma;
 		}
 	}

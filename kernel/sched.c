@@ -206,6 +206,8 @@ static void calc_global_load(void)
 
 	if (!next_load_fold)
 		next_load_fold = now + LOAD_FREQ;
+	if (now < next_load_fold)
+		return;
 	active = nr_running() * FIXED_1;
 	while (now >= next_load_fold) {
 		/* After hours without a fold (an idle virtual clock) the

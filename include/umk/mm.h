@@ -61,6 +61,7 @@ struct mm_struct {
 	struct list_head mmap;		/* regions, by address */
 	int map_count;			/* regions in mmap */
 	struct vm_area_struct *mmap_cache; /* the last region found */
+	unsigned long vmacache_seqnum;	/* +1 whenever a region is freed */
 	struct hostmem *mem;		/* private pages, offset == address */
 	unsigned long mmap_base;	/* mmap searches down from here */
 	unsigned long start_code, end_code, start_data, end_data;

@@ -165,6 +165,11 @@ struct task_struct {
 	struct list_head thread_node;	/* in signal->thread_head */
 
 	struct mm_struct *mm;
+	/* The region of mm this task found last, valid while its seqnum is
+	 * mm's (Linux's per-thread vmacache): each thread of a process has
+	 * its own stack, and finds it again in O(1) (kernel/mm.c). */
+	struct vm_area_struct *vmacache;
+	unsigned long vmacache_seqnum;
 	struct files_struct *files;
 	struct fs_struct *fs;		/* root, cwd, umask (kernel/fs_struct.c) */
 	struct signal_struct *signal;
