@@ -86,3 +86,13 @@ with_lib() {
 	assert_line --regexp "^sysinfo: totalram $(awk '/MemTotal/ { printf "%.0f", $2 * 1024 }' /proc/meminfo), "
 	refute_output --partial ': no'
 }
+
+@test "file mmap as the loader uses it: private, fixed, past the end, made writable, forked, unmapped in the middle, shared; host file and tmpfs file" {
+	same_as_native $H/filemap /bin/busybox
+	assert_line 'page 0: same, page 1: -11, page 2: same'
+	assert_line 'a page wholly past the end of the file: -7'
+	assert_line 'the parent still has: written'
+	assert_line 'MAP_SHARED PROT_WRITE of a read-only fd: EACCES'
+	assert_line 'MAP_SHARED read-write of the tmpfs file, then read(): shared'
+	refute_output --partial 'differ'
+}
