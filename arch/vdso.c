@@ -20,7 +20,7 @@ extern const char vdso_image_start[], vdso_image_end[];
 static void *vdso_data_page;
 static unsigned long vdso_image;
 
-unsigned long arch_vdso_map(void **data)
+unsigned long arch_vdso_map(void **data, unsigned long *size)
 {
 	size_t len = (size_t)(vdso_image_end - vdso_image_start);
 	size_t span = (len + 4095) & ~4095UL;
@@ -38,5 +38,6 @@ unsigned long arch_vdso_map(void **data)
 		vdso_image = (unsigned long)(p + 4096);
 	}
 	*data = vdso_data_page;
+	*size = span;
 	return vdso_image;
 }

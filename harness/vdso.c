@@ -11,6 +11,8 @@
  *           call's (true under umk --clock=virtual, where time stands still
  *           while a task runs; on a moving clock it is not)
  *   loop N  N calls of the C library's clock_gettime, then ns per call
+ *   maps    /proc/self/maps has a [vdso] line starting at AT_SYSINFO_EHDR,
+ *           executable, and a [vvar] line
  *
  * Natively the host's vDSO answers; the lines are the same. */
 #include <elf.h>
@@ -216,6 +218,24 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			clock_gettime(CLOCK_MONOTONIC, &ts);
 		printf("clock_gettime: %.0f ns/op (%ld calls)\n", (now_ms() - t0) * 1e6 / n, n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "maps")) {
+		unsigned long base = getauxval(AT_SYSINFO_EHDR), s, e;
+		char line[256], perms[8];
+		FILE *f = fopen("/proc/self/maps", "r");
+		int vdso = 0, vvar = 0;
+
+		while (f && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%lx-%lx %7s", &s, &e, perms) != 3)
+				continue;
+			if (strstr(line, "[vdso]"))
+				vdso = s == base && perms[2] == 'x';
+			if (strstr(line, "[vvar]"))
+				vvar = 1;
+		}
+		printf("[vdso] at AT_SYSINFO_EHDR, executable: %s; [vvar]: %s\n", vdso ? "yes" : "no",
+		       vvar ? "yes" : "no");
 		return 0;
 	}
 	found = lookup();

@@ -33,6 +33,7 @@
 #include <umk/sched.h>
 #include <umk/timer.h>
 #include <umk/uaccess.h>
+#include <umk/vdso.h>
 
 /* The entries of /proc itself before the processes; readdir positions:
  * ".", "..", these, then pid + PROC_PID_OFFSET. */
@@ -268,10 +269,19 @@ static void proc_maps(struct task_struct *t, struct proc_buf *b)
 	list_for_each_entry(vma, &t->mm->mmap, list) {
 		const char *name = names[vma->kind] ? names[vma->kind] : t->mm->exe;
 
-		bprintf(b, "%08lx-%08lx %c%c%cp 00000000 00:00 0%s%s\n", vma->vm_start,
+		bprintf(b, "%08lx-%08lx %c%c%c%c 00000000 00:00 0%s%s\n", vma->vm_start,
 			vma->vm_end, vma->prot & PROT_READ ? 'r' : '-',
 			vma->prot & PROT_WRITE ? 'w' : '-', vma->prot & PROT_EXEC ? 'x' : '-',
+			vma->shared && !vma->private_file ? 's' : 'p',
 			*name ? "                          " : "", name);
+	}
+	/* The vDSO and its data page, above the user window, in every
+	 * process (kernel/vdso.c), as Linux lists them last. */
+	if (vdso_image_base()) {
+		bprintf(b, "%08lx-%08lx r--p 00000000 00:00 0                          [vvar]\n",
+			vdso_image_base() - PAGE_SIZE, vdso_image_base());
+		bprintf(b, "%08lx-%08lx r-xp 00000000 00:00 0                          [vdso]\n",
+			vdso_image_base(), vdso_image_base() + vdso_image_size());
 	}
 }
 

@@ -16,14 +16,14 @@
 #include <umk/uapi/vdso.h>
 
 static struct vdso_data *vdso_data;
-static unsigned long vdso_base;
+static unsigned long vdso_base, vdso_size;
 
 void vdso_init(void)
 {
 	void *page;
 	int id;
 
-	vdso_base = arch_vdso_map(&page);
+	vdso_base = arch_vdso_map(&page, &vdso_size);
 	vdso_data = page;
 	vdso_data->virtual_ns = ktime_get();
 	vdso_data->realtime_offset_ns = VIRTUAL_REALTIME_BOOT;
@@ -47,6 +47,11 @@ void vdso_init(void)
 unsigned long vdso_image_base(void)
 {
 	return vdso_base;
+}
+
+unsigned long vdso_image_size(void)
+{
+	return vdso_size;
 }
 
 void update_vsyscall(u64 ns)

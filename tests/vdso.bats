@@ -102,3 +102,8 @@ EOF_C
 	assert_line --regexp '^#5  __vdso_clock_gettime \(clock=12345, .*\) at arch/vdso/vclock_gettime.c:[0-9]+$'
 	assert_line --regexp '^#6  0x[0-9a-f]+ in '
 }
+
+@test "/proc/self/maps shows the vDSO where AT_SYSINFO_EHDR says, and its data page, as natively" {
+	same_as_native $H/vdso maps
+	assert_output '[vdso] at AT_SYSINFO_EHDR, executable: yes; [vvar]: yes'
+}

@@ -93,8 +93,9 @@ void *os_host_clock_gettime(void);
 
 /* Map the vDSO once (later calls return the same): its data page, then the
  * image, read-only and executable. Returns the image's address, what
- * AT_SYSINFO_EHDR announces; *data is the page (include/umk/uapi/vdso.h). */
-unsigned long arch_vdso_map(void **data);
+ * AT_SYSINFO_EHDR announces; *data is the page (include/umk/uapi/vdso.h),
+ * *size the image's mapping in bytes. */
+unsigned long arch_vdso_map(void **data, unsigned long *size);
 
 /* ---- arch/file.c: host files, the console ---- */
 
