@@ -367,7 +367,7 @@ $(FUZZ)/elf_fuzz: tests/fuzz/elf_fuzz.c $(FUZZ)/binfmt_elf.o kernel/binfmts.h
 fuzz: all $(FUZZ)/elf_fuzz
 	$(Q)mkdir -p $(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
 	$(Q)cp $(ELF_SEEDS)/* $(filter-out $(BUILD)/harness/umk-trace,$(HARNESS_PROGS)) \
-		$(wildcard /bin/busybox /usr/bin/busybox) $(FUZZ)/elf-seeds/
+		$(firstword $(wildcard /bin/busybox /usr/bin/busybox)) $(FUZZ)/elf-seeds/
 	$(FUZZ)/elf_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix=tests/elf-regress/ \
 		$(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
