@@ -201,6 +201,7 @@ static int check(const uint8_t *data, size_t size)
 			abort();
 	}
 	kfree(bprm.phdrs);
+	kfree(bprm.elf_interp);
 	if (err && !why[0])
 		abort();	/* every failure says why */
 	return err;
