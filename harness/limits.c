@@ -5,12 +5,17 @@
  *                     exhaust the kernel's memory
  *   limits threads    create threads until pthread_create() fails: EAGAIN
  *                     at the kernel's thread limit
+ *   limits space      map 1 TiB regions (PROT_NONE, nothing touched) until
+ *                     mmap fails: ENOMEM when the address space is full
+ *                     (128 TiB natively, umk's 64 TiB user window), then
+ *                     one region given back lets a small mapping in
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -53,5 +58,22 @@ int main(int argc, char **argv)
 		printf("pthread_create: %s after %ld threads\n", err ? errno_name(err) : "no failure", n);
 		return 0;
 	}
-	die("usage: limits sigqueue|threads");
+	if (argc > 1 && !strcmp(argv[1], "space")) {
+		void *last = NULL, *p;
+
+		for (n = 0;; n++) {
+			p = mmap(NULL, 1UL << 40, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
+			if (p == MAP_FAILED)
+				break;
+			last = p;
+		}
+		printf("mmap of 1 TiB: %s after %ld\n", errno_name(errno), n);
+		if (!last || munmap(last, 1UL << 40))
+			die("munmap: %s", errno_name(errno));
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		printf("after munmap of one, a page: %s\n", p == MAP_FAILED ? errno_name(errno) : "mapped");
+		return 0;
+	}
+	die("usage: limits sigqueue|threads|space");
 }

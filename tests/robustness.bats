@@ -72,6 +72,15 @@ rounding toward zero: yes"
 	assert_output "sigqueue: EAGAIN after more than 10000 signals"
 }
 
+@test "mapping 1 TiB regions until the address space is full gives ENOMEM, natively (128 TiB) and under umk (its 64 TiB window)" {
+	native $H/limits space
+	assert_line --regexp '^mmap of 1 TiB: ENOMEM after 1[0-9][0-9]$'
+	assert_line 'after munmap of one, a page: mapped'
+	umk $H/limits space
+	assert_line --regexp '^mmap of 1 TiB: ENOMEM after (5[0-9]|6[0-3])$'
+	assert_line 'after munmap of one, a page: mapped'
+}
+
 @test "creating threads stops with EAGAIN at umk's thread limit, and umk exits cleanly" {
 	umk $H/limits threads
 	assert_output "pthread_create: EAGAIN after 4096 threads"
