@@ -558,7 +558,7 @@ static int sanitize(int nr, const char *types, long *a)
 	case SYS_brk:
 		break;
 	case SYS_poll: case SYS_ppoll:
-		if (a[1] > SLOT / 8 && a[1] < 0x100000)
+		if (a[1] > SLOT / 8 - 8 && a[1] < 0x100000)
 			a[1] = rnd() % (SLOT / 8 - 8);
 		break;
 	case SYS_readv: case SYS_writev:

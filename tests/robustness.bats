@@ -33,6 +33,17 @@ handler runs = 1"
 	[[ $stderr != *oops* ]] || fail "umk oopsed: $stderr"
 }
 
+@test "a seed make fuzz failed on replays clean: poll's array is bounded by its buffer, natively and under umk" {
+	# make fuzz FUZZ_SECONDS=600 once drew ppoll(buffer, 121 fds): 968
+	# bytes of revents for a 960-byte room, on the host as under umk.
+	native $H/fuzz -s 1796324306 -w 1 -n 400
+	assert_line 'fuzz: 0 failures'
+	require_umk
+	run --separate-stderr timeout 60 sh harness/fuzz-umk.sh $UMK $H/fuzz -s 1796324306 -w 1 -n 400
+	assert_success
+	assert_line 'fuzz: 0 failures'
+}
+
 @test "the system-call fuzzer catches a call that writes past the buffer it was given" {
 	# fuzz -C: one read(/dev/zero) a byte longer than its canaried buffer
 	require_umk
