@@ -41,7 +41,15 @@
 
 LIST_HEAD(task_list);
 struct task_struct *idle_task;
-static LIST_HEAD(runqueue);
+/* The runqueue (kernel/sched/rt.c's rt_prio_array): one FIFO list per
+ * rank, and a bit per rank that has tasks, so that joining, leaving and
+ * picking cost O(1) whatever the number of runnable tasks. */
+#define NR_RANKS 100	/* 0 for the normal tasks, 1..99 for rt_priority */
+static struct {
+	unsigned long bitmap[(NR_RANKS + 63) / 64];	/* bit r: queue[r] not empty */
+	struct list_head queue[NR_RANKS];
+	unsigned int nr;	/* tasks on all the lists */
+} runqueue;
 static struct task_struct *switch_prev;	/* the task that left, during a switch */
 static struct timer_list slice_timer;
 static u64 slice_ns;			/* the length slice_timer was armed for */
@@ -190,12 +198,7 @@ static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned l
 
 static unsigned long nr_running(void)
 {
-	struct task_struct *p;
-	unsigned long n = current != idle_task && current->state == TASK_RUNNING;
-
-	list_for_each_entry(p, &runqueue, run_list)
-		n++;
-	return n;
+	return runqueue.nr + (current != idle_task && current->state == TASK_RUNNING);
 }
 
 static void calc_global_load(void)
@@ -240,26 +243,51 @@ static int task_rank(struct task_struct *p)
 	return rt_policy(p->policy) ? (int)p->rt_priority : 0;
 }
 
+static bool rq_empty(void)
+{
+	return runqueue.nr == 0;
+}
+
+/* The highest rank with a task waiting; the runqueue is not empty. */
+static int rq_top_rank(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(runqueue.bitmap) - 1; i >= 0; i--) {
+		if (runqueue.bitmap[i])
+			return i * 64 + 63 - __builtin_clzl(runqueue.bitmap[i]);
+	}
+	panic("rq_top_rank: %u tasks queued but no rank has any", runqueue.nr);
+}
+
 /* Put p at the tail of its rank, or at its head. */
 static void enqueue_task(struct task_struct *p, bool head)
 {
-	struct task_struct *q;
+	int r = task_rank(p);
 
 	if (p->on_rq || p == idle_task)
 		return;
-	list_for_each_entry(q, &runqueue, run_list) {
-		if (head ? task_rank(q) <= task_rank(p) : task_rank(q) < task_rank(p))
-			break;
-	}
-	list_add_tail(&p->run_list, &q->run_list);	/* before q, or last */
+	if (head)
+		list_add(&p->run_list, &runqueue.queue[r]);
+	else
+		list_add_tail(&p->run_list, &runqueue.queue[r]);
+	runqueue.bitmap[r / 64] |= 1UL << (r % 64);
+	runqueue.nr++;
 	p->on_rq = true;
 }
 
+/* Take p off the runqueue. Its rank is the one it was queued with: a
+ * policy change dequeues first (sched_setattr). */
 static void dequeue_task(struct task_struct *p)
 {
+	int r = task_rank(p);
+
 	if (!p->on_rq)
 		return;
 	list_del_init(&p->run_list);
+	if (list_empty(&runqueue.queue[r]))
+		runqueue.bitmap[r / 64] &= ~(1UL << (r % 64));
+	runqueue.nr--;
 	p->on_rq = false;
 }
 
@@ -267,9 +295,9 @@ static struct task_struct *pick_next_task(void)
 {
 	struct task_struct *p;
 
-	if (list_empty(&runqueue))
+	if (rq_empty())
 		return idle_task;
-	p = list_first_entry(&runqueue, struct task_struct, run_list);
+	p = list_first_entry(&runqueue.queue[rq_top_rank()], struct task_struct, run_list);
 	dequeue_task(p);
 	return p;
 }
@@ -277,8 +305,7 @@ static struct task_struct *pick_next_task(void)
 /* Whether the best waiting task outranks p. */
 static bool waiting_outranks(struct task_struct *p)
 {
-	return !list_empty(&runqueue) &&
-	       task_rank(list_first_entry(&runqueue, struct task_struct, run_list)) > task_rank(p);
+	return !rq_empty() && rq_top_rank() > task_rank(p);
 }
 
 void resched_curr(void)
@@ -331,7 +358,7 @@ static u64 task_slice(struct task_struct *next)
  * moves the clock, and it keeps the CPU (schedule() requeues it first). */
 static void start_slice(struct task_struct *next)
 {
-	bool others = !list_empty(&runqueue) && next->policy != SCHED_FIFO;
+	bool others = !rq_empty() && next->policy != SCHED_FIFO;
 
 	if (next != idle_task && (clock_virtual || others)) {
 		slice_ns = task_slice(next);
@@ -442,6 +469,10 @@ void set_current_state(long state)
 
 void sched_init(void)
 {
+	int r;
+
+	for (r = 0; r < NR_RANKS; r++)
+		INIT_LIST_HEAD(&runqueue.queue[r]);
 	timer_setup_cpu(&slice_timer, slice_expired, "sched_slice");
 	idle_task->last_ran = ktime_get();	/* it runs from boot: its CPU time starts here */
 }
@@ -545,7 +576,7 @@ void cpu_idle(void)
 {
 	for (;;) {
 		irq_replay();
-		if (!list_empty(&runqueue)) {
+		if (!rq_empty()) {
 			schedule();
 			continue;
 		}
