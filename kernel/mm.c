@@ -165,6 +165,7 @@ struct mm_struct *mm_alloc(void)
 	mm->users = 1;
 	mm->dumpable = SUID_DUMP_USER;
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = NULL;
 	mm->mem = mem;
 	mm->mmap_base = STACK_TOP;
 	return mm;
@@ -175,6 +176,7 @@ static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
 	mm->vmacache_seqnum++;	/* every task's vmacache may point at it */
+	vma_tree_erase(mm, vma);
 	list_del_init(&vma->list);
 	hostmem_put(vma->shared);
 	mm->map_count--;
@@ -219,9 +221,9 @@ void mmput(struct mm_struct *mm)
 /*
  * The first region that ends above addr (Linux's find_vma), or the list
  * head's entry when there is none: where every walk over a range starts.
- * mm->mmap_cache, the last region found (Linux 2.6's mmap_cache), starts the
- * search when it lies at or below addr, so that calls moving up through the
- * memory (a loader, a program changing page after page) cost O(1) each.
+ * The task's vmacache and mm->mmap_cache, the last region found (Linux
+ * 2.6's mmap_cache), answer at once when they contain addr; else the tree
+ * (kernel/vma_tree.c) in O(log n).
  */
 static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr)
 {
@@ -234,17 +236,15 @@ static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr
 	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
 		return vma;
 	vma = mm->mmap_cache;
-	if (!vma || vma->vm_start > addr)
-		vma = list_first_entry(&mm->mmap, struct vm_area_struct, list);
-	list_for_each_entry_from(vma, &mm->mmap, list) {
-		if (vma->vm_end > addr) {
-			mm->mmap_cache = vma;
-			if (mine) {
-				t->vmacache = vma;
-				t->vmacache_seqnum = mm->vmacache_seqnum;
-			}
-			return vma;
-		}
+	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
+		return vma;
+	vma = vma_tree_above(mm, addr);
+	if (!vma)	/* the head's entry: a walk from it ends at once */
+		return list_entry(&mm->mmap, struct vm_area_struct, list);
+	mm->mmap_cache = vma;
+	if (mine) {
+		t->vmacache = vma;
+		t->vmacache_seqnum = mm->vmacache_seqnum;
 	}
 	return vma;
 }
@@ -307,6 +307,7 @@ static void insert_vma(struct mm_struct *mm, struct vm_area_struct *new)
 		      new->vm_end, vma->vm_start, vma->vm_end);
 	/* vma is the first region above new, or the list head itself */
 	list_add_tail(&new->list, &vma->list);
+	vma_tree_insert(mm, new);
 	mm->map_count++;
 }
 
@@ -326,7 +327,9 @@ static void split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 		new->vm_off += addr - vma->vm_start;
 	}
 	vma->vm_end = addr;
+	vma_tree_update(mm, vma);
 	list_add(&new->list, &vma->list);
+	vma_tree_insert(mm, new);
 	mm->map_count++;
 }
 
@@ -368,8 +371,11 @@ static void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long 
 			continue;
 		prev = list_entry(vma->list.prev, struct vm_area_struct, list);
 		if (can_merge(prev, vma)) {
-			prev->vm_end = vma->vm_end;
+			unsigned long end = vma->vm_end;
+
 			free_vma(mm, vma);
+			prev->vm_end = end;
+			vma_tree_update(mm, prev);
 		}
 	}
 }
@@ -443,30 +449,13 @@ static int add_region(struct mm_struct *mm, unsigned long start, unsigned long e
  */
 static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t len)
 {
-	struct vm_area_struct *vma;
-	unsigned long top = mm->mmap_base, best = 0;
+	unsigned long top = mm->mmap_base;
 
 	hint &= PAGE_MASK;
 	if (hint >= USER_WINDOW_START && hint <= TASK_SIZE - len &&
 	    !range_intersects(mm, hint, hint + len))
 		return hint;
-	/* Walk up the list remembering the last gap below top that fits. */
-	{
-		unsigned long gap_start = USER_WINDOW_START;
-
-		list_for_each_entry(vma, &mm->mmap, list) {
-			unsigned long gap_end = min(vma->vm_start, top);
-
-			if (gap_end > gap_start && gap_end - gap_start >= len)
-				best = gap_end - len;
-			gap_start = max(gap_start, vma->vm_end);
-			if (gap_start >= top)
-				break;
-		}
-		if (gap_start < top && top - gap_start >= len)
-			best = top - len;
-	}
-	return best;
+	return vma_tree_gap(mm, USER_WINDOW_START, len, top);
 }
 
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
@@ -741,6 +730,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	*mm = *old;	/* brk, stack, argument and exe fields */
 	mm->id = id;
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = NULL;
 	mm->mmap_cache = NULL;
 	mm->mem = mem;
 	mm->users = 1;
@@ -752,6 +742,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		if (new->shared)
 			hostmem_get(new->shared);
 		list_add_tail(&new->list, &mm->mmap);
+		vma_tree_insert(mm, new);
 		mm->map_count++;
 		if (vma->shared)
 			continue;
