@@ -74,15 +74,20 @@ host_calls() {
 		END { print n + 0 }' "$1"
 }
 
+# strace_bench PATH PROBE N: strace -c of bench PROBE N under umk on PATH,
+# in $BATS_TEST_TMPDIR/N.
+strace_bench() {
+	echo "\$ strace -f -c $UMK $1 $H/bench $2 $3"
+	run timeout 60 strace -f -c -o "$BATS_TEST_TMPDIR/$3" $UMK $1 $H/bench "$2" "$3"
+	assert_success
+	cat "$BATS_TEST_TMPDIR/$3"
+}
+
 @test "a getpid costs no host call but the trap and its rt_sigreturn, on both paths" {
 	require_umk
 	for p in "${PATHS[@]}"; do
-		for n in 1000 5000; do
-			echo "\$ strace -f -c $UMK $p $H/bench getpid $n"
-			run timeout 60 strace -f -c -o "$BATS_TEST_TMPDIR/$n" $UMK $p $H/bench getpid $n
-			assert_success
-			cat "$BATS_TEST_TMPDIR/$n"
-		done
+		strace_bench "$p" getpid 1000
+		strace_bench "$p" getpid 5000
 		local few many
 		few=$(host_calls "$BATS_TEST_TMPDIR/1000")
 		many=$(host_calls "$BATS_TEST_TMPDIR/5000")
@@ -109,12 +114,8 @@ host_calls() {
 @test "a switch between two threads makes no host call of its own, on both paths" {
 	require_umk
 	for p in "${PATHS[@]}"; do
-		for n in 1000 5000; do
-			echo "\$ strace -f -c $UMK $p $H/bench yield $n"
-			run timeout 60 strace -f -c -o "$BATS_TEST_TMPDIR/$n" $UMK $p $H/bench yield $n
-			assert_success
-			cat "$BATS_TEST_TMPDIR/$n"
-		done
+		strace_bench "$p" yield 1000
+		strace_bench "$p" yield 5000
 		local few many
 		few=$(host_calls "$BATS_TEST_TMPDIR/1000")
 		many=$(host_calls "$BATS_TEST_TMPDIR/5000")
