@@ -149,18 +149,22 @@ static void reset_window(void)
 
 static unsigned int last_mm_id;
 
-struct mm_struct *mm_alloc(void)
-{
-	struct mm_struct *mm;
-	struct hostmem *mem = hostmem_create("umk-mm");
+/*
+ * The memory file of the last mm dropped, kept for the next fork instead
+ * of closed: a fork copies its parent's pages into it, over the pages it
+ * still holds, and punches the rest (dup_mm). Allocating a page for a new
+ * file and freeing it at exit cost the host more than copying it (more
+ * than 1 us a page on a KVM guest), and a shell forks one child after
+ * another. Only a file of at most SPARE_MEM_MAX_KIB is kept: it is memory
+ * no process owns.
+ */
+static struct hostmem *spare_mem;
+#define SPARE_MEM_MAX_KIB (64 * 1024)
 
-	if (!mem)
-		return NULL;
-	if (os_ftruncate(mem->fd, TASK_SIZE)) {
-		hostmem_put(mem);
-		return NULL;
-	}
-	mm = kmalloc(sizeof(*mm));
+static struct mm_struct *mm_alloc_mem(struct hostmem *mem)
+{
+	struct mm_struct *mm = kmalloc(sizeof(*mm));
+
 	mm->id = ++last_mm_id;
 	mm->users = 1;
 	mm->dumpable = SUID_DUMP_USER;
@@ -169,6 +173,19 @@ struct mm_struct *mm_alloc(void)
 	mm->mem = mem;
 	mm->mmap_base = STACK_TOP;
 	return mm;
+}
+
+struct mm_struct *mm_alloc(void)
+{
+	struct hostmem *mem = hostmem_create("umk-mm");
+
+	if (!mem)
+		return NULL;
+	if (os_ftruncate(mem->fd, TASK_SIZE)) {
+		hostmem_put(mem);
+		return NULL;
+	}
+	return mm_alloc_mem(mem);
 }
 
 static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -198,7 +215,10 @@ static void mmdrop(struct mm_struct *mm)
 
 	list_for_each_entry_safe(vma, n, &mm->mmap, list)
 		free_vma(mm, vma);
-	hostmem_put(mm->mem);
+	if (!spare_mem && mm->mem->count == 1 && mm_rss_kib(mm) <= SPARE_MEM_MAX_KIB)
+		spare_mem = mm->mem;
+	else
+		hostmem_put(mm->mem);
 	kfree(mm);
 }
 
@@ -710,19 +730,73 @@ void switch_mm(struct mm_struct *mm)
 }
 
 /*
+ * The private pages of old into mm's file, whose regions are old's: runs of
+ * adjacent private regions in one go, each extent of data copied once by
+ * the host, file to file. With dirty (a spare file, which holds a dead
+ * process's pages), everything of mm's file that is not old's data is
+ * punched. 0 or -errno.
+ */
+static int copy_run(struct mm_struct *old, struct mm_struct *mm, unsigned long s, unsigned long e,
+		    bool dirty, unsigned long *done)
+{
+	int err = 0;
+
+	if (dirty && s > *done)
+		err = os_punch_hole(mm->mem->fd, *done, s - *done);
+	if (!err)
+		err = os_copy_data(old->mem->fd, mm->mem->fd, s, e - s, dirty);
+	*done = e;
+	return err;
+}
+
+static int copy_private(struct mm_struct *old, struct mm_struct *mm, bool dirty)
+{
+	struct vm_area_struct *vma;
+	unsigned long run_s = 0, run_e = 0, done = 0;
+	int err;
+
+	list_for_each_entry(vma, &old->mmap, list) {
+		if (vma->shared)
+			continue;
+		if (vma->vm_start == run_e) {
+			run_e = vma->vm_end;
+			continue;
+		}
+		if (run_e > run_s) {
+			err = copy_run(old, mm, run_s, run_e, dirty, &done);
+			if (err)
+				return err;
+		}
+		run_s = vma->vm_start;
+		run_e = vma->vm_end;
+	}
+	if (run_e > run_s) {
+		err = copy_run(old, mm, run_s, run_e, dirty, &done);
+		if (err)
+			return err;
+	}
+	if (dirty && TASK_SIZE > done)
+		return os_punch_hole(mm->mem->fd, done, TASK_SIZE - done);
+	return 0;
+}
+
+/*
  * fork's copy of an address space (kernel/fork.c's dup_mm, mm/mmap.c's
- * dup_mmap): the same regions, private pages copied file to file (only
- * their data extents: untouched memory costs nothing), shared objects
- * shared. Copy-on-write would copy less; a later optimisation.
+ * dup_mmap): the same regions, private pages copied (only their data
+ * extents: untouched memory costs nothing), shared objects shared, into
+ * the spare file of the last mm dropped if there is one. Copy-on-write
+ * would copy less; a later optimisation.
  */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
-	struct mm_struct *mm = mm_alloc();
+	struct hostmem *spare = spare_mem;
+	struct mm_struct *mm;
 	struct vm_area_struct *vma;
-	unsigned long run_s = 0, run_e = 0;
 	struct hostmem *mem;
 	unsigned int id;
 
+	spare_mem = NULL;
+	mm = spare ? mm_alloc_mem(spare) : mm_alloc();
 	if (!mm)
 		return NULL;
 	mem = mm->mem;
@@ -744,23 +818,12 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		list_add_tail(&new->list, &mm->mmap);
 		vma_tree_insert(mm, new);
 		mm->map_count++;
-		if (vma->shared)
-			continue;
-		/* Copy runs of adjacent private regions in one go. */
-		if (vma->vm_start != run_e) {
-			if (run_e > run_s && os_copy_data(old->mem->fd, mm->mem->fd, run_s,
-							   run_e - run_s))
-				goto fail;
-			run_s = vma->vm_start;
-		}
-		run_e = vma->vm_end;
 	}
-	if (run_e > run_s && os_copy_data(old->mem->fd, mm->mem->fd, run_s, run_e - run_s))
-		goto fail;
+	if (copy_private(old, mm, spare != NULL)) {
+		mmput(mm);
+		return NULL;
+	}
 	return mm;
-fail:
-	mmput(mm);
-	return NULL;
 }
 
 bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off)
