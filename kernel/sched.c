@@ -201,9 +201,8 @@ static unsigned long nr_running(void)
 	return runqueue.nr + (current != idle_task && current->state == TASK_RUNNING);
 }
 
-static void calc_global_load(void)
+static void calc_global_load(u64 now)
 {
-	u64 now = ktime_get();
 	unsigned long active;
 	int folds = 0;
 
@@ -230,7 +229,7 @@ void get_avenrun(unsigned long loads[3])
 {
 	int i;
 
-	calc_global_load();
+	calc_global_load(ktime_get());
 	for (i = 0; i < 3; i++)
 		loads[i] = avenrun[i] << (16 - FSHIFT);	/* SI_LOAD_SHIFT */
 }
@@ -356,13 +355,13 @@ static u64 task_slice(struct task_struct *next)
  * always under --clock=virtual, where only a slice moves time while a task
  * spins. A FIFO task has no slice: under --clock=virtual its timer only
  * moves the clock, and it keeps the CPU (schedule() requeues it first). */
-static void start_slice(struct task_struct *next)
+static void start_slice(struct task_struct *next, u64 cpu_now)
 {
 	bool others = !rq_empty() && next->policy != SCHED_FIFO;
 
 	if (next != idle_task && (clock_virtual || others)) {
 		slice_ns = task_slice(next);
-		mod_timer(&slice_timer, cpu_clock() + slice_ns);
+		mod_timer(&slice_timer, cpu_now + slice_ns);
 	} else {
 		del_timer(&slice_timer);
 	}
@@ -370,10 +369,8 @@ static void start_slice(struct task_struct *next)
 
 /* An RR task leaving the CPU before its quantum is over keeps what is
  * left of it for its next turn (Linux's rt.time_slice). */
-static void stop_slice(struct task_struct *prev)
+static void stop_slice(struct task_struct *prev, u64 now)
 {
-	u64 now = cpu_clock();
-
 	if (prev->policy != SCHED_RR || !prev->rt_time_slice || !slice_timer.pending)
 		return;
 	prev->rt_time_slice = slice_timer.expires > now ? slice_timer.expires - now : 0;
@@ -431,7 +428,7 @@ void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, 
 		resched_curr();
 	/* current's slice follows its new policy; p's may now be due */
 	if (p == current || !slice_timer.pending)
-		start_slice(current);
+		start_slice(current, cpu_clock());
 }
 
 bool wake_up_state(struct task_struct *p, long state)
@@ -446,7 +443,7 @@ bool wake_up_state(struct task_struct *p, long state)
 	if (current == idle_task || task_rank(p) > task_rank(current))
 		resched_curr();
 	else if (!slice_timer.pending)
-		start_slice(current);
+		start_slice(current, cpu_clock());
 	return true;
 }
 
@@ -517,7 +514,9 @@ void schedule(void)
 {
 	struct task_struct *prev = current, *next;
 	const char *why;
-	u64 now;
+	/* One reading of each clock for the whole switch: on the host clock
+	 * cpu_clock() and ktime_get() are the same (kernel/time.c). */
+	u64 now = ktime_get(), cpu_now = clock_virtual ? cpu_clock() : now;
 
 	if (prev->stack->stack_end_magic != STACK_END_MAGIC)
 		panic("schedule: kernel stack overflow in pid %d (%s)", prev->pid, prev->comm);
@@ -527,19 +526,18 @@ void schedule(void)
 		prev->state = TASK_RUNNING;
 	if ((prev->state & TASK_WAKEKILL) && sigismember(&prev->pending.signal, SIGKILL))
 		prev->state = TASK_RUNNING;
-	stop_slice(prev);
+	stop_slice(prev, cpu_now);
 	if (prev->state == TASK_RUNNING)
 		enqueue_task(prev, requeue_at_head(prev));
-	calc_global_load();
+	calc_global_load(now);
 	next = pick_next_task();
 	prev->sched_yield = false;
-	start_slice(next);
+	start_slice(next, cpu_now);
 	if (next == prev) {
 		rlimit_cpu_arm(next);
 		return;
 	}
 
-	now = ktime_get();
 	prev->sum_exec_ns += now - prev->last_ran;
 	next->last_ran = now;
 	rlimit_cpu_arm(next);
