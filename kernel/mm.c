@@ -188,8 +188,48 @@ struct mm_struct *mm_alloc(void)
 	return mm_alloc_mem(mem);
 }
 
+/*
+ * RLIMIT_AS and RLIMIT_DATA (mm/mmap.c's may_expand_vm). total_vm is every
+ * region of the process, but the brk reservation beyond the break (umk's
+ * PROT_NONE stand-in for the unmapped space Linux leaves there); data_vm
+ * the private writable regions but the main stack (Linux's private
+ * writable, non-stack mappings).
+ * mm keeps the sums over every region (vm_account); vm_bytes counts a
+ * range.
+ */
+static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return !(vma->kind == VMA_BRK && vma->prot == PROT_NONE);
+}
+
+static bool is_private_writable(struct vm_area_struct *vma)
+{
+	return (vma->prot & PROT_WRITE) && !vma->shared;
+}
+
+static bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (!is_private_writable(vma))
+		return false;
+	return !(vma->kind == VMA_STACK && mm->start_stack >= vma->vm_start &&
+		 mm->start_stack < vma->vm_end);
+}
+
+/* vma's bytes join (sign 1) or leave (-1) mm's sums: when it is inserted or
+ * freed, and around any change of its range, protection or pages. */
+static void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign)
+{
+	unsigned long size = vma->vm_end - vma->vm_start;
+
+	if (is_total_vm(mm, vma))
+		mm->total_vm_bytes += sign > 0 ? size : -size;
+	if (is_private_writable(vma))
+		mm->pw_vm_bytes += sign > 0 ? size : -size;
+}
+
 static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
+	vm_account(mm, vma, -1);
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
 	mm->vmacache_seqnum++;	/* every task's vmacache may point at it */
@@ -328,6 +368,7 @@ static void insert_vma(struct mm_struct *mm, struct vm_area_struct *new)
 	/* vma is the first region above new, or the list head itself */
 	list_add_tail(&new->list, &vma->list);
 	vma_tree_insert(mm, new);
+	vm_account(mm, new, 1);
 	mm->map_count++;
 }
 
@@ -393,9 +434,11 @@ static void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long 
 		if (can_merge(prev, vma)) {
 			unsigned long end = vma->vm_end;
 
+			vm_account(mm, prev, -1);
 			free_vma(mm, vma);
 			prev->vm_end = end;
 			vma_tree_update(mm, prev);
+			vm_account(mm, prev, 1);
 		}
 	}
 }
@@ -568,6 +611,31 @@ static int materialize(struct mm_struct *mm, struct vm_area_struct *vma)
 	return 0;
 }
 
+/* One region's new protection, its pages made its own first if it becomes
+ * writable: 0, or -errno with the protection unchanged. */
+static int change_prot(struct mm_struct *mm, struct vm_area_struct *vma, int prot)
+{
+	int err;
+
+	if ((prot & PROT_WRITE) && vma->private_file) {
+		err = materialize(mm, vma);
+		if (err)
+			return err;
+	}
+	if (mm == loaded_mm) {
+		int old = vma->prot;
+
+		vma->prot = prot;
+		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
+		if (err) {
+			vma->prot = old;
+			return err;
+		}
+	}
+	vma->prot = prot;
+	return 0;
+}
+
 /* Change the protection of [addr, addr + len), which must lie entirely in
  * mm's regions (-ENOMEM otherwise, like mprotect). The window is changed
  * first, region by region; if the host refuses (out of mappings), the
@@ -605,22 +673,11 @@ int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 			break;
 		if (vma->prot == prot)
 			continue;
-		if ((prot & PROT_WRITE) && vma->private_file) {
-			err = materialize(mm, vma);
-			if (err)
-				break;
-		}
-		if (mm == loaded_mm) {
-			int old = vma->prot;
-
-			vma->prot = prot;
-			err = install_range(mm, vma, vma->vm_start, vma->vm_end);
-			if (err) {
-				vma->prot = old;
-				break;
-			}
-		}
-		vma->prot = prot;
+		vm_account(mm, vma, -1);
+		err = change_prot(mm, vma, prot);
+		vm_account(mm, vma, 1);
+		if (err)
+			break;
 	}
 	merge_vmas(mm, addr, end);
 	return err;
@@ -876,46 +933,33 @@ bool access_ok(const void __user *addr, size_t size)
 	return range_covered(mm, start, start + size);
 }
 
-/*
- * RLIMIT_AS and RLIMIT_DATA (mm/mmap.c's may_expand_vm). total_vm is every
- * region of the process, but the brk reservation beyond the break (umk's
- * PROT_NONE stand-in for the unmapped space Linux leaves there); data_vm
- * the private writable regions but the main stack (Linux's private
- * writable, non-stack mappings).
- * Both in bytes, over [start, end) or everything (end 0).
- */
-static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
-{
-	return !(vma->kind == VMA_BRK && vma->prot == PROT_NONE);
-}
-
-static bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
-{
-	if (!(vma->prot & PROT_WRITE) || vma->shared)
-		return false;
-	return !(vma->kind == VMA_STACK && mm->start_stack >= vma->vm_start &&
-		 mm->start_stack < vma->vm_end);
-}
-
+/* The bytes of [start, end) in regions that count (is_total_vm, is_data_vm). */
 static unsigned long vm_bytes(struct mm_struct *mm, unsigned long start, unsigned long end,
 			      bool (*counts)(struct mm_struct *, struct vm_area_struct *))
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_above(mm, start);
 	unsigned long sum = 0;
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		unsigned long s = vma->vm_start, e = vma->vm_end;
+	list_for_each_entry_from(vma, &mm->mmap, list) {
+		unsigned long s = max(vma->vm_start, start), e = min(vma->vm_end, end);
 
-		if (end) {
-			s = max(s, start);
-			e = min(e, end);
-			if (s >= e)
-				continue;
-		}
+		if (vma->vm_start >= end)
+			break;
 		if (counts(mm, vma))
 			sum += e - s;
 	}
 	return sum;
+}
+
+/* data_vm, every region's: the private writable ones less the one holding
+ * the main stack. */
+static unsigned long data_vm_bytes(struct mm_struct *mm)
+{
+	struct vm_area_struct *stack = find_vma(mm, mm->start_stack);
+
+	if (stack && !is_data_vm(mm, stack) && is_private_writable(stack))
+		return mm->pw_vm_bytes - (stack->vm_end - stack->vm_start);
+	return mm->pw_vm_bytes;
 }
 
 /* May mm grow by len bytes of a mapping with prot (data: it would count in
@@ -923,13 +967,13 @@ static unsigned long vm_bytes(struct mm_struct *mm, unsigned long start, unsigne
 static bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			  bool replace, bool data)
 {
-	unsigned long total = vm_bytes(mm, 0, 0, is_total_vm);
+	unsigned long total = mm->total_vm_bytes;
 	unsigned long old_total = replace ? vm_bytes(mm, addr, addr + len, is_total_vm) : 0;
 
 	if (total - old_total + len > rlimit(RLIMIT_AS))
 		return false;
 	if (data) {
-		unsigned long dat = vm_bytes(mm, 0, 0, is_data_vm);
+		unsigned long dat = data_vm_bytes(mm);
 		unsigned long old_dat = replace ? vm_bytes(mm, addr, addr + len, is_data_vm) : 0;
 
 		if (dat - old_dat + len > rlimit(RLIMIT_DATA))

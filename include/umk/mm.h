@@ -67,6 +67,10 @@ struct mm_struct {
 	struct list_head mmap;		/* regions, by address */
 	struct vm_area_struct *mm_rb;	/* the same regions, a search tree */
 	int map_count;			/* regions in mmap */
+	/* Sums over the regions, in bytes, kept by kernel/mm.c's vm_account
+	 * for RLIMIT_AS and RLIMIT_DATA: what counts in total_vm, and the
+	 * private writable regions. */
+	unsigned long total_vm_bytes, pw_vm_bytes;
 	struct vm_area_struct *mmap_cache; /* the last region found */
 	unsigned long vmacache_seqnum;	/* +1 whenever a region is freed */
 	struct hostmem *mem;		/* private pages, offset == address */
