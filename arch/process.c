@@ -11,9 +11,10 @@
  * made at a context switch.
  *
  * A kernel context is a saved stack pointer: __switch_to_asm (arch/switch.S)
- * pushes the callee-saved registers and the return address is below them,
- * and arch_setup_kthread builds the same for a new context. A switch makes
- * no host call (docs/design.md, "Context switch"). A task's first return to
+ * pushes the callee-saved registers below the return address of its call
+ * and saves the stack pointer, and arch_setup_kthread builds the same for a
+ * new context. A switch makes no host call (docs/design.md, "Context
+ * switch"). A task's first return to
  * user mode goes through a host signal frame crafted at the top of its
  * kernel stack and __restore_rt.
  * The top FRAME_RESERVE bytes are kept for that frame; kernel contexts run
