@@ -118,17 +118,44 @@ int os_punch_hole(int fd, u64 off, u64 len)
 	return 0;
 }
 
+/* [pos, end) of in to the same offsets of out. copy_file_range moves the
+ * bytes inside the host, over the pages out already has there (a spare
+ * file's: kernel/mm.c) or into new ones. 0 or -errno. */
+static int copy_extent(int in, int out, off_t pos, off_t end)
+{
+	while (pos < end) {
+		off_t in_pos = pos, out_pos = pos;
+		ssize_t r = copy_file_range(in, &in_pos, out, &out_pos, (size_t)(end - pos), 0);
+
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EIO;
+		pos += r;
+	}
+	return 0;
+}
+
 /* Extent by extent (SEEK_DATA, SEEK_HOLE), so that a sparse range costs
- * only what it holds; copy_file_range moves the pages inside the host. */
-int os_copy_data(int in, int out, u64 off, u64 len)
+ * only what it holds. With dirty, out may hold data of its own in the
+ * range: where in has a hole, out's range is punched. */
+int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
 {
 	off_t end = (off_t)(off + len), pos = (off_t)off;
 
 	while (pos < end) {
 		off_t data = lseek(in, pos, SEEK_DATA), hole;
+		int err;
 
-		if (data < 0)
-			return errno == ENXIO ? 0 : -errno;
+		if (data < 0 && errno != ENXIO)
+			return -errno;
+		if (data < 0 || data > end)
+			data = end;
+		if (dirty && data > pos) {
+			err = os_punch_hole(out, (u64)pos, (u64)(data - pos));
+			if (err)
+				return err;
+		}
 		if (data >= end)
 			return 0;
 		hole = lseek(in, data, SEEK_HOLE);
@@ -136,16 +163,10 @@ int os_copy_data(int in, int out, u64 off, u64 len)
 			return -errno;
 		if (hole > end)
 			hole = end;
-		pos = data;
-		while (pos < hole) {
-			off_t o = pos;
-			ssize_t r = copy_file_range(in, &pos, out, &o, (size_t)(hole - pos), 0);
-
-			if (r < 0)
-				return -errno;
-			if (r == 0)
-				return -EIO;
-		}
+		err = copy_extent(in, out, data, hole);
+		if (err)
+			return err;
+		pos = hole;
 	}
 	return 0;
 }

@@ -10,10 +10,13 @@
  * disarms it at each trap (docs/design.md, "Kernel stacks"). No sigaltstack call is ever
  * made at a context switch.
  *
- * A kernel context is a host ucontext_t: swapcontext switches, makecontext
- * starts a new one (gdb understands it). A task's first return to
- * user mode never uses setcontext (docs/design.md, "Context switch"): it goes through a
- * host signal frame crafted at the top of its kernel stack and __restore_rt.
+ * A kernel context is a saved stack pointer: __switch_to_asm (arch/switch.S)
+ * pushes the callee-saved registers below the return address of its call
+ * and saves the stack pointer, and arch_setup_kthread builds the same for a
+ * new context. A switch makes no host call (docs/design.md, "Context
+ * switch"). A task's first return to
+ * user mode goes through a host signal frame crafted at the top of its
+ * kernel stack and __restore_rt.
  * The top FRAME_RESERVE bytes are kept for that frame; kernel contexts run
  * below them.
  */
@@ -31,10 +34,21 @@
 #define FRAME_RESERVE (16 * 1024UL)
 
 struct arch_context {
-	ucontext_t uc;			/* saved kernel context */
+	/* The saved context, while switched out: from sp up, r15 r14 r13 r12
+	 * rbx rbp and the return address (arch/switch.S). */
+	unsigned long sp;
 	void (*fn)(void *);		/* where a new context starts */
 	void *arg;
 };
+
+/* The switched-out context's registers, as arch/switch.S pushed them. */
+struct switch_frame {
+	unsigned long r15, r14, r13, r12, bx, bp;
+	unsigned long ret;		/* where the context resumes */
+	unsigned long ret_of_first;	/* a new context's: 0, the end of a walk */
+};
+
+void __switch_to_asm(unsigned long *prev_sp, unsigned long next_sp);
 
 void *arch_alloc_kstack(void)
 {
@@ -88,7 +102,7 @@ int arch_setup_kthread(struct task_struct *p, void (*fn)(void *), void *arg)
 	struct arch_context **slot = task_arch_context(p);
 	struct arch_context *ctx = *slot;
 	char *base = task_stack_base(p);
-	char *lo = base + THREAD_INFO_RESERVE;
+	struct switch_frame *frame;
 
 	if (!ctx) {
 		ctx = calloc(1, sizeof(*ctx));
@@ -96,21 +110,17 @@ int arch_setup_kthread(struct task_struct *p, void (*fn)(void *), void *arg)
 			return -ENOMEM;
 		*slot = ctx;
 	}
-	if (getcontext(&ctx->uc))
-		panic("arch_setup_kthread: getcontext");
 	ctx->fn = fn;
 	ctx->arg = arg;
-	ctx->uc.uc_link = NULL;
-	ctx->uc.uc_stack.ss_sp = lo;
-	ctx->uc.uc_stack.ss_size = base + THREAD_SIZE - FRAME_RESERVE - lo;
-	ctx->uc.uc_stack.ss_flags = 0;
-	/* Kernel contexts run with no host signal blocked: a nested interrupt
-	 * only records itself, and no SUD trap can happen under ALLOW. */
-	sigemptyset(&ctx->uc.uc_sigmask);
-	/* getcontext saved our frame pointer: a walk of the new context's
-	 * frames (oops, gdb's umk-bt) must end at its first frame instead. */
-	ctx->uc.uc_mcontext.gregs[REG_RBP] = 0;
-	makecontext(&ctx->uc, kthread_trampoline, 0);
+	/* The first switch to it pops zeros (rbp 0 ends a walk of its frames:
+	 * oops, gdb's umk-bt) and returns into kthread_trampoline as if it had
+	 * been called: rsp + 8 16-byte aligned, a return address of 0 above. */
+	frame = (struct switch_frame *)(base + THREAD_SIZE - FRAME_RESERVE) - 1;
+	if ((unsigned long)&frame->ret % 16)
+		panic("arch_setup_kthread: frame %p misaligned", (void *)frame);
+	memset(frame, 0, sizeof(*frame));
+	frame->ret = (unsigned long)kthread_trampoline;
+	ctx->sp = (unsigned long)frame;
 	return 0;
 }
 
@@ -154,22 +164,30 @@ struct pt_regs *arch_init_user_frame(struct task_struct *p, const struct pt_regs
 	return (struct pt_regs *)&uc->uc_mcontext;
 }
 
-void arch_switch_to(struct task_struct *prev, struct task_struct *next)
+/*
+ * No glibc runs here and __switch_to_asm touches no TLS, so this need not
+ * load glibc's FS base (__tls_free): without FSGSBASE, a switch between two
+ * tasks that go straight back to user mode then costs no arch_prctl.
+ * panic() loads it itself.
+ */
+void __tls_free arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
 	struct arch_context *from = *task_arch_context(prev), *to = *task_arch_context(next);
 
-	if (!from || !to || swapcontext(&from->uc, &to->uc))
-		panic("arch_switch_to: switch %d -> %d failed", task_pid_nr(prev), task_pid_nr(next));
+	if (!from || !to)
+		panic("arch_switch_to: switch %d -> %d: no context", task_pid_nr(prev),
+		      task_pid_nr(next));
+	__switch_to_asm(&from->sp, to->sp);
 }
 
 /* Boot: run fn on the idle task's kernel stack. The host stack of main() is
  * never returned to. */
 void arch_boot_switch(struct task_struct *idle, void (*fn)(void *), void *arg)
 {
-	static ucontext_t boot_ctx;
+	static unsigned long boot_sp;
 
 	if (arch_setup_kthread(idle, fn, arg))
 		panic("arch_boot_switch: no memory");
-	swapcontext(&boot_ctx, &(*task_arch_context(idle))->uc);
+	__switch_to_asm(&boot_sp, (*task_arch_context(idle))->sp);
 	panic("arch_boot_switch: returned to main");
 }

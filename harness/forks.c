@@ -23,6 +23,12 @@
  *             after fork; MAP_PRIVATE of /dev/zero reads zeros
  *   efault    a pointer into the child's memory, passed to the parent, is
  *             no pointer of the parent's: write() from it is EFAULT
+ *   fresh     children forked one after another each get the parent's
+ *             memory and nothing of the one before: a child fills pages the
+ *             parent never touched, in a region of the parent's and in one
+ *             of its own, and exits; the next child reads zeros there and
+ *             the parent's data elsewhere (umk reuses a dead process's
+ *             memory file for the next fork: kernel/mm.c, dup_mm)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -385,6 +391,55 @@ static int heap(void)
 	return 0;
 }
 
+#define FRESH_PAGES 64
+#define FRESH_OWN ((char *)0x300000000)	/* the children's own region */
+
+/* How many bytes of [p, p + n) are not zero. */
+static long nonzero(const char *p, long n)
+{
+	long bad = 0;
+
+	for (long i = 0; i < n; i++)
+		bad += p[i] != 0;
+	return bad;
+}
+
+static int fresh(void)
+{
+	long len = FRESH_PAGES * 4096L;
+	char *mine = mmap(NULL, 3 * len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	int round;
+
+	if (mine == MAP_FAILED)
+		die("mmap: %s", errno_name(errno));
+	/* the parent's data: the first and last thirds; the middle untouched */
+	memset(mine, 'p', len);
+	memset(mine + 2 * len, 'q', len);
+	for (round = 0; round < 4; round++) {
+		pid_t pid = xfork();
+
+		if (pid == 0) {
+			long stale = nonzero(mine + len, len);
+			char *own = mmap(FRESH_OWN, len, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			int ok = mine[0] == 'p' && mine[len - 1] == 'p' && mine[2 * len] == 'q' &&
+				 mine[3 * len - 1] == 'q';
+
+			if (own != FRESH_OWN)
+				die("mmap at %p: %s", (void *)FRESH_OWN, errno_name(errno));
+			stale += nonzero(own, len);
+			printf("child %d: the parent's data %s, %ld stale bytes\n", round,
+			       ok ? "copied" : "WRONG", stale);
+			memset(mine + len, 'c', len);
+			memset(own, 'o', len);
+			_exit(0);
+		}
+		printf("child %d %s\n", round, status_text(wait_status(pid)));
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	self = argv[0];
@@ -415,6 +470,8 @@ int main(int argc, char **argv)
 		return efault();
 	if (!strcmp(argv[1], "files"))
 		return files();
+	if (!strcmp(argv[1], "fresh"))
+		return fresh();
 	if (!strcmp(argv[1], "exec") && argc > 2) {
 		char *args[] = { argv[2], NULL };
 

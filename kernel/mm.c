@@ -149,9 +149,34 @@ static void reset_window(void)
 
 static unsigned int last_mm_id;
 
+/*
+ * The memory file of the last mm dropped, kept for the next fork instead
+ * of closed: a fork copies its parent's pages into it, over the pages it
+ * still holds, and punches the rest (dup_mm). Allocating a page for a new
+ * file and freeing it at exit cost the host more than copying it (more
+ * than 1 us a page on a KVM guest), and a shell forks one child after
+ * another. Only a file of at most SPARE_MEM_MAX_KIB is kept: it is memory
+ * no process owns.
+ */
+static struct hostmem *spare_mem;
+#define SPARE_MEM_MAX_KIB (64 * 1024)
+
+static struct mm_struct *mm_alloc_mem(struct hostmem *mem)
+{
+	struct mm_struct *mm = kmalloc(sizeof(*mm));
+
+	mm->id = ++last_mm_id;
+	mm->users = 1;
+	mm->dumpable = SUID_DUMP_USER;
+	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = NULL;
+	mm->mem = mem;
+	mm->mmap_base = STACK_TOP;
+	return mm;
+}
+
 struct mm_struct *mm_alloc(void)
 {
-	struct mm_struct *mm;
 	struct hostmem *mem = hostmem_create("umk-mm");
 
 	if (!mem)
@@ -160,21 +185,55 @@ struct mm_struct *mm_alloc(void)
 		hostmem_put(mem);
 		return NULL;
 	}
-	mm = kmalloc(sizeof(*mm));
-	mm->id = ++last_mm_id;
-	mm->users = 1;
-	mm->dumpable = SUID_DUMP_USER;
-	INIT_LIST_HEAD(&mm->mmap);
-	mm->mem = mem;
-	mm->mmap_base = STACK_TOP;
-	return mm;
+	return mm_alloc_mem(mem);
+}
+
+/*
+ * RLIMIT_AS and RLIMIT_DATA (mm/mmap.c's may_expand_vm). total_vm is every
+ * region of the process, but the brk reservation beyond the break (umk's
+ * PROT_NONE stand-in for the unmapped space Linux leaves there); data_vm
+ * the private writable regions but the main stack (Linux's private
+ * writable, non-stack mappings).
+ * mm keeps the sums over every region (vm_account); vm_bytes counts a
+ * range.
+ */
+static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return !(vma->kind == VMA_BRK && vma->prot == PROT_NONE);
+}
+
+static bool is_private_writable(struct vm_area_struct *vma)
+{
+	return (vma->prot & PROT_WRITE) && !vma->shared;
+}
+
+static bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (!is_private_writable(vma))
+		return false;
+	return !(vma->kind == VMA_STACK && mm->start_stack >= vma->vm_start &&
+		 mm->start_stack < vma->vm_end);
+}
+
+/* vma's bytes join (sign 1) or leave (-1) mm's sums: when it is inserted or
+ * freed, and around any change of its range, protection or pages. */
+static void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign)
+{
+	unsigned long size = vma->vm_end - vma->vm_start;
+
+	if (is_total_vm(mm, vma))
+		mm->total_vm_bytes += sign > 0 ? size : -size;
+	if (is_private_writable(vma))
+		mm->pw_vm_bytes += sign > 0 ? size : -size;
 }
 
 static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
+	vm_account(mm, vma, -1);
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
 	mm->vmacache_seqnum++;	/* every task's vmacache may point at it */
+	vma_tree_erase(mm, vma);
 	list_del_init(&vma->list);
 	hostmem_put(vma->shared);
 	mm->map_count--;
@@ -196,7 +255,10 @@ static void mmdrop(struct mm_struct *mm)
 
 	list_for_each_entry_safe(vma, n, &mm->mmap, list)
 		free_vma(mm, vma);
-	hostmem_put(mm->mem);
+	if (!spare_mem && mm->mem->count == 1 && mm_rss_kib(mm) <= SPARE_MEM_MAX_KIB)
+		spare_mem = mm->mem;
+	else
+		hostmem_put(mm->mem);
 	kfree(mm);
 }
 
@@ -219,9 +281,9 @@ void mmput(struct mm_struct *mm)
 /*
  * The first region that ends above addr (Linux's find_vma), or the list
  * head's entry when there is none: where every walk over a range starts.
- * mm->mmap_cache, the last region found (Linux 2.6's mmap_cache), starts the
- * search when it lies at or below addr, so that calls moving up through the
- * memory (a loader, a program changing page after page) cost O(1) each.
+ * The task's vmacache and mm->mmap_cache, the last region found (Linux
+ * 2.6's mmap_cache), answer at once when they contain addr; else the tree
+ * (kernel/vma_tree.c) in O(log n).
  */
 static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr)
 {
@@ -234,17 +296,15 @@ static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr
 	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
 		return vma;
 	vma = mm->mmap_cache;
-	if (!vma || vma->vm_start > addr)
-		vma = list_first_entry(&mm->mmap, struct vm_area_struct, list);
-	list_for_each_entry_from(vma, &mm->mmap, list) {
-		if (vma->vm_end > addr) {
-			mm->mmap_cache = vma;
-			if (mine) {
-				t->vmacache = vma;
-				t->vmacache_seqnum = mm->vmacache_seqnum;
-			}
-			return vma;
-		}
+	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
+		return vma;
+	vma = vma_tree_above(mm, addr);
+	if (!vma)	/* the head's entry: a walk from it ends at once */
+		return list_entry(&mm->mmap, struct vm_area_struct, list);
+	mm->mmap_cache = vma;
+	if (mine) {
+		t->vmacache = vma;
+		t->vmacache_seqnum = mm->vmacache_seqnum;
 	}
 	return vma;
 }
@@ -307,6 +367,8 @@ static void insert_vma(struct mm_struct *mm, struct vm_area_struct *new)
 		      new->vm_end, vma->vm_start, vma->vm_end);
 	/* vma is the first region above new, or the list head itself */
 	list_add_tail(&new->list, &vma->list);
+	vma_tree_insert(mm, new);
+	vm_account(mm, new, 1);
 	mm->map_count++;
 }
 
@@ -326,7 +388,9 @@ static void split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 		new->vm_off += addr - vma->vm_start;
 	}
 	vma->vm_end = addr;
+	vma_tree_update(mm, vma);
 	list_add(&new->list, &vma->list);
+	vma_tree_insert(mm, new);
 	mm->map_count++;
 }
 
@@ -368,8 +432,13 @@ static void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long 
 			continue;
 		prev = list_entry(vma->list.prev, struct vm_area_struct, list);
 		if (can_merge(prev, vma)) {
-			prev->vm_end = vma->vm_end;
+			unsigned long end = vma->vm_end;
+
+			vm_account(mm, prev, -1);
 			free_vma(mm, vma);
+			prev->vm_end = end;
+			vma_tree_update(mm, prev);
+			vm_account(mm, prev, 1);
 		}
 	}
 }
@@ -443,30 +512,13 @@ static int add_region(struct mm_struct *mm, unsigned long start, unsigned long e
  */
 static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t len)
 {
-	struct vm_area_struct *vma;
-	unsigned long top = mm->mmap_base, best = 0;
+	unsigned long top = mm->mmap_base;
 
 	hint &= PAGE_MASK;
 	if (hint >= USER_WINDOW_START && hint <= TASK_SIZE - len &&
 	    !range_intersects(mm, hint, hint + len))
 		return hint;
-	/* Walk up the list remembering the last gap below top that fits. */
-	{
-		unsigned long gap_start = USER_WINDOW_START;
-
-		list_for_each_entry(vma, &mm->mmap, list) {
-			unsigned long gap_end = min(vma->vm_start, top);
-
-			if (gap_end > gap_start && gap_end - gap_start >= len)
-				best = gap_end - len;
-			gap_start = max(gap_start, vma->vm_end);
-			if (gap_start >= top)
-				break;
-		}
-		if (gap_start < top && top - gap_start >= len)
-			best = top - len;
-	}
-	return best;
+	return vma_tree_gap(mm, USER_WINDOW_START, len, top);
 }
 
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
@@ -559,6 +611,31 @@ static int materialize(struct mm_struct *mm, struct vm_area_struct *vma)
 	return 0;
 }
 
+/* One region's new protection, its pages made its own first if it becomes
+ * writable: 0, or -errno with the protection unchanged. */
+static int change_prot(struct mm_struct *mm, struct vm_area_struct *vma, int prot)
+{
+	int err;
+
+	if ((prot & PROT_WRITE) && vma->private_file) {
+		err = materialize(mm, vma);
+		if (err)
+			return err;
+	}
+	if (mm == loaded_mm) {
+		int old = vma->prot;
+
+		vma->prot = prot;
+		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
+		if (err) {
+			vma->prot = old;
+			return err;
+		}
+	}
+	vma->prot = prot;
+	return 0;
+}
+
 /* Change the protection of [addr, addr + len), which must lie entirely in
  * mm's regions (-ENOMEM otherwise, like mprotect). The window is changed
  * first, region by region; if the host refuses (out of mappings), the
@@ -596,22 +673,11 @@ int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 			break;
 		if (vma->prot == prot)
 			continue;
-		if ((prot & PROT_WRITE) && vma->private_file) {
-			err = materialize(mm, vma);
-			if (err)
-				break;
-		}
-		if (mm == loaded_mm) {
-			int old = vma->prot;
-
-			vma->prot = prot;
-			err = install_range(mm, vma, vma->vm_start, vma->vm_end);
-			if (err) {
-				vma->prot = old;
-				break;
-			}
-		}
-		vma->prot = prot;
+		vm_account(mm, vma, -1);
+		err = change_prot(mm, vma, prot);
+		vm_account(mm, vma, 1);
+		if (err)
+			break;
 	}
 	merge_vmas(mm, addr, end);
 	return err;
@@ -721,19 +787,73 @@ void switch_mm(struct mm_struct *mm)
 }
 
 /*
+ * The private pages of old into mm's file, whose regions are old's: runs of
+ * adjacent private regions in one go, each extent of data copied once by
+ * the host, file to file. With dirty (a spare file, which holds a dead
+ * process's pages), everything of mm's file that is not old's data is
+ * punched. 0 or -errno.
+ */
+static int copy_run(struct mm_struct *old, struct mm_struct *mm, unsigned long s, unsigned long e,
+		    bool dirty, unsigned long *done)
+{
+	int err = 0;
+
+	if (dirty && s > *done)
+		err = os_punch_hole(mm->mem->fd, *done, s - *done);
+	if (!err)
+		err = os_copy_data(old->mem->fd, mm->mem->fd, s, e - s, dirty);
+	*done = e;
+	return err;
+}
+
+static int copy_private(struct mm_struct *old, struct mm_struct *mm, bool dirty)
+{
+	struct vm_area_struct *vma;
+	unsigned long run_s = 0, run_e = 0, done = 0;
+	int err;
+
+	list_for_each_entry(vma, &old->mmap, list) {
+		if (vma->shared)
+			continue;
+		if (vma->vm_start == run_e) {
+			run_e = vma->vm_end;
+			continue;
+		}
+		if (run_e > run_s) {
+			err = copy_run(old, mm, run_s, run_e, dirty, &done);
+			if (err)
+				return err;
+		}
+		run_s = vma->vm_start;
+		run_e = vma->vm_end;
+	}
+	if (run_e > run_s) {
+		err = copy_run(old, mm, run_s, run_e, dirty, &done);
+		if (err)
+			return err;
+	}
+	if (dirty && TASK_SIZE > done)
+		return os_punch_hole(mm->mem->fd, done, TASK_SIZE - done);
+	return 0;
+}
+
+/*
  * fork's copy of an address space (kernel/fork.c's dup_mm, mm/mmap.c's
- * dup_mmap): the same regions, private pages copied file to file (only
- * their data extents: untouched memory costs nothing), shared objects
- * shared. Copy-on-write would copy less; a later optimisation.
+ * dup_mmap): the same regions, private pages copied (only their data
+ * extents: untouched memory costs nothing), shared objects shared, into
+ * the spare file of the last mm dropped if there is one. Copy-on-write
+ * would copy less; a later optimisation.
  */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
-	struct mm_struct *mm = mm_alloc();
+	struct hostmem *spare = spare_mem;
+	struct mm_struct *mm;
 	struct vm_area_struct *vma;
-	unsigned long run_s = 0, run_e = 0;
 	struct hostmem *mem;
 	unsigned int id;
 
+	spare_mem = NULL;
+	mm = spare ? mm_alloc_mem(spare) : mm_alloc();
 	if (!mm)
 		return NULL;
 	mem = mm->mem;
@@ -741,6 +861,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	*mm = *old;	/* brk, stack, argument and exe fields */
 	mm->id = id;
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = NULL;
 	mm->mmap_cache = NULL;
 	mm->mem = mem;
 	mm->users = 1;
@@ -752,24 +873,14 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		if (new->shared)
 			hostmem_get(new->shared);
 		list_add_tail(&new->list, &mm->mmap);
+		vma_tree_insert(mm, new);
 		mm->map_count++;
-		if (vma->shared)
-			continue;
-		/* Copy runs of adjacent private regions in one go. */
-		if (vma->vm_start != run_e) {
-			if (run_e > run_s && os_copy_data(old->mem->fd, mm->mem->fd, run_s,
-							   run_e - run_s))
-				goto fail;
-			run_s = vma->vm_start;
-		}
-		run_e = vma->vm_end;
 	}
-	if (run_e > run_s && os_copy_data(old->mem->fd, mm->mem->fd, run_s, run_e - run_s))
-		goto fail;
+	if (copy_private(old, mm, spare != NULL)) {
+		mmput(mm);
+		return NULL;
+	}
 	return mm;
-fail:
-	mmput(mm);
-	return NULL;
 }
 
 bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off)
@@ -822,46 +933,33 @@ bool access_ok(const void __user *addr, size_t size)
 	return range_covered(mm, start, start + size);
 }
 
-/*
- * RLIMIT_AS and RLIMIT_DATA (mm/mmap.c's may_expand_vm). total_vm is every
- * region of the process, but the brk reservation beyond the break (umk's
- * PROT_NONE stand-in for the unmapped space Linux leaves there); data_vm
- * the private writable regions but the main stack (Linux's private
- * writable, non-stack mappings).
- * Both in bytes, over [start, end) or everything (end 0).
- */
-static bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma)
-{
-	return !(vma->kind == VMA_BRK && vma->prot == PROT_NONE);
-}
-
-static bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
-{
-	if (!(vma->prot & PROT_WRITE) || vma->shared)
-		return false;
-	return !(vma->kind == VMA_STACK && mm->start_stack >= vma->vm_start &&
-		 mm->start_stack < vma->vm_end);
-}
-
+/* The bytes of [start, end) in regions that count (is_total_vm, is_data_vm). */
 static unsigned long vm_bytes(struct mm_struct *mm, unsigned long start, unsigned long end,
 			      bool (*counts)(struct mm_struct *, struct vm_area_struct *))
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_above(mm, start);
 	unsigned long sum = 0;
 
-	list_for_each_entry(vma, &mm->mmap, list) {
-		unsigned long s = vma->vm_start, e = vma->vm_end;
+	list_for_each_entry_from(vma, &mm->mmap, list) {
+		unsigned long s = max(vma->vm_start, start), e = min(vma->vm_end, end);
 
-		if (end) {
-			s = max(s, start);
-			e = min(e, end);
-			if (s >= e)
-				continue;
-		}
+		if (vma->vm_start >= end)
+			break;
 		if (counts(mm, vma))
 			sum += e - s;
 	}
 	return sum;
+}
+
+/* data_vm, every region's: the private writable ones less the one holding
+ * the main stack. */
+static unsigned long data_vm_bytes(struct mm_struct *mm)
+{
+	struct vm_area_struct *stack = find_vma(mm, mm->start_stack);
+
+	if (stack && !is_data_vm(mm, stack) && is_private_writable(stack))
+		return mm->pw_vm_bytes - (stack->vm_end - stack->vm_start);
+	return mm->pw_vm_bytes;
 }
 
 /* May mm grow by len bytes of a mapping with prot (data: it would count in
@@ -869,13 +967,13 @@ static unsigned long vm_bytes(struct mm_struct *mm, unsigned long start, unsigne
 static bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			  bool replace, bool data)
 {
-	unsigned long total = vm_bytes(mm, 0, 0, is_total_vm);
+	unsigned long total = mm->total_vm_bytes;
 	unsigned long old_total = replace ? vm_bytes(mm, addr, addr + len, is_total_vm) : 0;
 
 	if (total - old_total + len > rlimit(RLIMIT_AS))
 		return false;
 	if (data) {
-		unsigned long dat = vm_bytes(mm, 0, 0, is_data_vm);
+		unsigned long dat = data_vm_bytes(mm);
 		unsigned long old_dat = replace ? vm_bytes(mm, addr, addr + len, is_data_vm) : 0;
 
 		if (dat - old_dat + len > rlimit(RLIMIT_DATA))

@@ -41,7 +41,15 @@
 
 LIST_HEAD(task_list);
 struct task_struct *idle_task;
-static LIST_HEAD(runqueue);
+/* The runqueue (kernel/sched/rt.c's rt_prio_array): one FIFO list per
+ * rank, and a bit per rank that has tasks, so that joining, leaving and
+ * picking cost O(1) whatever the number of runnable tasks. */
+#define NR_RANKS 100	/* 0 for the normal tasks, 1..99 for rt_priority */
+static struct {
+	unsigned long bitmap[(NR_RANKS + 63) / 64];	/* bit r: queue[r] not empty */
+	struct list_head queue[NR_RANKS];
+	unsigned int nr;	/* tasks on all the lists */
+} runqueue;
 static struct task_struct *switch_prev;	/* the task that left, during a switch */
 static struct timer_list slice_timer;
 static u64 slice_ns;			/* the length slice_timer was armed for */
@@ -190,17 +198,11 @@ static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned l
 
 static unsigned long nr_running(void)
 {
-	struct task_struct *p;
-	unsigned long n = current != idle_task && current->state == TASK_RUNNING;
-
-	list_for_each_entry(p, &runqueue, run_list)
-		n++;
-	return n;
+	return runqueue.nr + (current != idle_task && current->state == TASK_RUNNING);
 }
 
-static void calc_global_load(void)
+static void calc_global_load(u64 now)
 {
-	u64 now = ktime_get();
 	unsigned long active;
 	int folds = 0;
 
@@ -227,7 +229,7 @@ void get_avenrun(unsigned long loads[3])
 {
 	int i;
 
-	calc_global_load();
+	calc_global_load(ktime_get());
 	for (i = 0; i < 3; i++)
 		loads[i] = avenrun[i] << (16 - FSHIFT);	/* SI_LOAD_SHIFT */
 }
@@ -240,26 +242,51 @@ static int task_rank(struct task_struct *p)
 	return rt_policy(p->policy) ? (int)p->rt_priority : 0;
 }
 
+static bool rq_empty(void)
+{
+	return runqueue.nr == 0;
+}
+
+/* The highest rank with a task waiting; the runqueue is not empty. */
+static int rq_top_rank(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(runqueue.bitmap) - 1; i >= 0; i--) {
+		if (runqueue.bitmap[i])
+			return i * 64 + 63 - __builtin_clzl(runqueue.bitmap[i]);
+	}
+	panic("rq_top_rank: %u tasks queued but no rank has any", runqueue.nr);
+}
+
 /* Put p at the tail of its rank, or at its head. */
 static void enqueue_task(struct task_struct *p, bool head)
 {
-	struct task_struct *q;
+	int r = task_rank(p);
 
 	if (p->on_rq || p == idle_task)
 		return;
-	list_for_each_entry(q, &runqueue, run_list) {
-		if (head ? task_rank(q) <= task_rank(p) : task_rank(q) < task_rank(p))
-			break;
-	}
-	list_add_tail(&p->run_list, &q->run_list);	/* before q, or last */
+	if (head)
+		list_add(&p->run_list, &runqueue.queue[r]);
+	else
+		list_add_tail(&p->run_list, &runqueue.queue[r]);
+	runqueue.bitmap[r / 64] |= 1UL << (r % 64);
+	runqueue.nr++;
 	p->on_rq = true;
 }
 
+/* Take p off the runqueue. Its rank is the one it was queued with: a
+ * policy change dequeues first (sched_setattr). */
 static void dequeue_task(struct task_struct *p)
 {
+	int r = task_rank(p);
+
 	if (!p->on_rq)
 		return;
 	list_del_init(&p->run_list);
+	if (list_empty(&runqueue.queue[r]))
+		runqueue.bitmap[r / 64] &= ~(1UL << (r % 64));
+	runqueue.nr--;
 	p->on_rq = false;
 }
 
@@ -267,9 +294,9 @@ static struct task_struct *pick_next_task(void)
 {
 	struct task_struct *p;
 
-	if (list_empty(&runqueue))
+	if (rq_empty())
 		return idle_task;
-	p = list_first_entry(&runqueue, struct task_struct, run_list);
+	p = list_first_entry(&runqueue.queue[rq_top_rank()], struct task_struct, run_list);
 	dequeue_task(p);
 	return p;
 }
@@ -277,8 +304,7 @@ static struct task_struct *pick_next_task(void)
 /* Whether the best waiting task outranks p. */
 static bool waiting_outranks(struct task_struct *p)
 {
-	return !list_empty(&runqueue) &&
-	       task_rank(list_first_entry(&runqueue, struct task_struct, run_list)) > task_rank(p);
+	return !rq_empty() && rq_top_rank() > task_rank(p);
 }
 
 void resched_curr(void)
@@ -329,13 +355,13 @@ static u64 task_slice(struct task_struct *next)
  * always under --clock=virtual, where only a slice moves time while a task
  * spins. A FIFO task has no slice: under --clock=virtual its timer only
  * moves the clock, and it keeps the CPU (schedule() requeues it first). */
-static void start_slice(struct task_struct *next)
+static void start_slice(struct task_struct *next, u64 cpu_now)
 {
-	bool others = !list_empty(&runqueue) && next->policy != SCHED_FIFO;
+	bool others = !rq_empty() && next->policy != SCHED_FIFO;
 
 	if (next != idle_task && (clock_virtual || others)) {
 		slice_ns = task_slice(next);
-		mod_timer(&slice_timer, cpu_clock() + slice_ns);
+		mod_timer(&slice_timer, cpu_now + slice_ns);
 	} else {
 		del_timer(&slice_timer);
 	}
@@ -343,10 +369,8 @@ static void start_slice(struct task_struct *next)
 
 /* An RR task leaving the CPU before its quantum is over keeps what is
  * left of it for its next turn (Linux's rt.time_slice). */
-static void stop_slice(struct task_struct *prev)
+static void stop_slice(struct task_struct *prev, u64 now)
 {
-	u64 now = cpu_clock();
-
 	if (prev->policy != SCHED_RR || !prev->rt_time_slice || !slice_timer.pending)
 		return;
 	prev->rt_time_slice = slice_timer.expires > now ? slice_timer.expires - now : 0;
@@ -404,7 +428,7 @@ void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, 
 		resched_curr();
 	/* current's slice follows its new policy; p's may now be due */
 	if (p == current || !slice_timer.pending)
-		start_slice(current);
+		start_slice(current, cpu_clock());
 }
 
 bool wake_up_state(struct task_struct *p, long state)
@@ -419,7 +443,7 @@ bool wake_up_state(struct task_struct *p, long state)
 	if (current == idle_task || task_rank(p) > task_rank(current))
 		resched_curr();
 	else if (!slice_timer.pending)
-		start_slice(current);
+		start_slice(current, cpu_clock());
 	return true;
 }
 
@@ -442,6 +466,10 @@ void set_current_state(long state)
 
 void sched_init(void)
 {
+	int r;
+
+	for (r = 0; r < NR_RANKS; r++)
+		INIT_LIST_HEAD(&runqueue.queue[r]);
 	timer_setup_cpu(&slice_timer, slice_expired, "sched_slice");
 	idle_task->last_ran = ktime_get();	/* it runs from boot: its CPU time starts here */
 }
@@ -486,7 +514,9 @@ void schedule(void)
 {
 	struct task_struct *prev = current, *next;
 	const char *why;
-	u64 now;
+	/* One reading of each clock for the whole switch: on the host clock
+	 * cpu_clock() and ktime_get() are the same (kernel/time.c). */
+	u64 now = ktime_get(), cpu_now = clock_virtual ? cpu_clock() : now;
 
 	if (prev->stack->stack_end_magic != STACK_END_MAGIC)
 		panic("schedule: kernel stack overflow in pid %d (%s)", prev->pid, prev->comm);
@@ -496,19 +526,18 @@ void schedule(void)
 		prev->state = TASK_RUNNING;
 	if ((prev->state & TASK_WAKEKILL) && sigismember(&prev->pending.signal, SIGKILL))
 		prev->state = TASK_RUNNING;
-	stop_slice(prev);
+	stop_slice(prev, cpu_now);
 	if (prev->state == TASK_RUNNING)
 		enqueue_task(prev, requeue_at_head(prev));
-	calc_global_load();
+	calc_global_load(now);
 	next = pick_next_task();
 	prev->sched_yield = false;
-	start_slice(next);
+	start_slice(next, cpu_now);
 	if (next == prev) {
 		rlimit_cpu_arm(next);
 		return;
 	}
 
-	now = ktime_get();
 	prev->sum_exec_ns += now - prev->last_ran;
 	next->last_ran = now;
 	rlimit_cpu_arm(next);
@@ -545,7 +574,7 @@ void cpu_idle(void)
 {
 	for (;;) {
 		irq_replay();
-		if (!list_empty(&runqueue)) {
+		if (!rq_empty()) {
 			schedule();
 			continue;
 		}

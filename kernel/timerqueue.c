@@ -59,7 +59,11 @@ static void sift_down(struct timerqueue_head *head, struct timer_list *t, size_t
 
 void timerqueue_add(struct timerqueue_head *head, struct timer_list *t)
 {
-	head->heap = kgrow(head->heap, head->nr, &head->cap, sizeof(*head->heap));
+	/* Only to grow: kgrow is arch/, and calling it would load glibc's FS
+	 * base without FSGSBASE (docs/design.md, "The FS base") at every
+	 * timer armed, the slice timer at every switch included. */
+	if (head->nr >= head->cap)
+		head->heap = kgrow(head->heap, head->nr, &head->cap, sizeof(*head->heap));
 	t->seq = head->next_seq++;
 	head->nr++;
 	sift_up(head, t, head->nr - 1);

@@ -27,6 +27,18 @@ the child wrote 20 into the shared page'
 /dev/shm file MAP_SHARED holds the child'"'"'s words'
 }
 
+@test "children forked one after another get the parent's memory and nothing of the child before" {
+	same_as_native $H/forks fresh
+	assert_output 'child 0: the parent'"'"'s data copied, 0 stale bytes
+child 0 exit 0
+child 1: the parent'"'"'s data copied, 0 stale bytes
+child 1 exit 0
+child 2: the parent'"'"'s data copied, 0 stale bytes
+child 2 exit 0
+child 3: the parent'"'"'s data copied, 0 stale bytes
+child 3 exit 0'
+}
+
 @test "200 processes alive at once are all reaped" {
 	same_as_native $H/forks many 200
 	assert_output '200 children alive at once, 200 reaped (wait: ECHILD), exit codes sum 9900'

@@ -180,8 +180,9 @@ ssize_t os_pwrite(int fd, const void *buf, size_t n, u64 off);
 /* Free [off, off + len) of fd: reads there give zeros again. */
 int os_punch_hole(int fd, u64 off, u64 len);
 /* Copy the data (not the holes) of [off, off + len) of in to the same
- * offsets of out, whose range must be a hole. */
-int os_copy_data(int in, int out, u64 off, u64 len);
+ * offsets of out. out's range must be a hole unless dirty, which makes
+ * out's range read as zeros where in's does. */
+int os_copy_data(int in, int out, u64 off, u64 len, bool dirty);
 /* Map [off, off + len) of fd at addr (MAP_FIXED, over whatever the caller
  * had there): MAP_SHARED, or MAP_PRIVATE when !shared. */
 int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off, bool shared);

@@ -52,6 +52,12 @@ struct vm_area_struct {
 	 * pages are the file's, shared with every process mapping it, until
 	 * mprotect makes the region writable and copies them into mm->mem. */
 	bool private_file;
+	/* In mm->mm_rb (kernel/vma_tree.c): the children, the node's fixed
+	 * priority, and what its subtree covers (the first start, the last
+	 * end, the largest gap between two of its regions). */
+	struct vm_area_struct *rb_left, *rb_right;
+	unsigned long rb_prio;
+	unsigned long subtree_start, subtree_end, subtree_gap;
 };
 
 struct mm_struct {
@@ -59,7 +65,12 @@ struct mm_struct {
 	unsigned int id;		/* 1, 2, ... in creation order: names it in
 					 * the trace and the gdb helpers */
 	struct list_head mmap;		/* regions, by address */
+	struct vm_area_struct *mm_rb;	/* the same regions, a search tree */
 	int map_count;			/* regions in mmap */
+	/* Sums over the regions, in bytes, kept by kernel/mm.c's vm_account
+	 * for RLIMIT_AS and RLIMIT_DATA: what counts in total_vm, and the
+	 * private writable regions. */
+	unsigned long total_vm_bytes, pw_vm_bytes;
 	struct vm_area_struct *mmap_cache; /* the last region found */
 	unsigned long vmacache_seqnum;	/* +1 whenever a region is freed */
 	struct hostmem *mem;		/* private pages, offset == address */
@@ -72,6 +83,19 @@ struct mm_struct {
 	char exe[256];			/* path the program was executed as */
 	int dumpable;			/* SUID_DUMP_*: PR_GET_DUMPABLE (kernel/sys.c) */
 };
+
+/* The tree of mm's regions (kernel/vma_tree.c), kept beside mm->mmap by
+ * kernel/mm.c: O(log n) each. A region is inserted and erased while its
+ * start is the one it is found by; after its vm_end changed (within its
+ * neighbours), vma_tree_update recomputes what its ancestors know of it. */
+void vma_tree_insert(struct mm_struct *mm, struct vm_area_struct *vma);
+void vma_tree_erase(struct mm_struct *mm, struct vm_area_struct *vma);
+void vma_tree_update(struct mm_struct *mm, struct vm_area_struct *vma);
+/* The first region that ends above addr, or NULL. */
+struct vm_area_struct *vma_tree_above(struct mm_struct *mm, unsigned long addr);
+/* The highest start of a free range of len bytes within [low, top), or 0. */
+unsigned long vma_tree_gap(struct mm_struct *mm, unsigned long low, size_t len,
+			   unsigned long top);
 
 /* mm->dumpable (include/linux/sched/coredump.h) */
 #define SUID_DUMP_DISABLE 0

@@ -1,15 +1,17 @@
 """umk-bt: the kernel backtrace of a task, from its saved context.
 
-A switched-out task's kernel context is the host ucontext_t that
-swapcontext saved in its struct arch_context (arch/process.c): rip is in
-arch_switch_to, rbp its frame pointer. umk is built with frame pointers, so
+A switched-out task's kernel context is the stack pointer that
+__switch_to_asm (arch/switch.S) saved in its struct arch_context
+(arch/process.c), above which it pushed r15 r14 r13 r12 rbx rbp and, above
+them, the return address: rip is in arch_switch_to, rbp its frame pointer. umk is built with frame pointers, so
 each frame holds the caller's rbp at [rbp] and the return address at
 [rbp + 8]. The walk checks that every frame pointer lies in the task's
 kernel stack and goes up, and stops at 64 frames. The bottom kernel frame
 is the C handler of the host signal that entered the kernel: its return
 address is __restore_rt, the signal trampoline; past it is user mode,
 whose registers are the task's pt_regs. A context that never came from user
-mode (the idle task's) begins in kthread_trampoline (makecontext's start).
+mode (the idle task's) begins in kthread_trampoline (arch_setup_kthread's
+start).
 """
 
 import gdb
@@ -39,14 +41,14 @@ def read_ulong(addr):
 
 
 def saved_context(t):
-    """(rip, rsp, rbp) of t's saved kernel context."""
+    """(rip, rsp, rbp) of t's saved kernel context: what the context will
+    have once __switch_to_asm has popped its registers and returned."""
     ctx = t["kctx"]
     if not int(ctx):
         raise gdb.GdbError("pid %d has no kernel context" % int(t["pid"]))
     arch = ctx.cast(lookup_type("struct arch_context").pointer()).dereference()
-    # uc_mcontext is a struct pt_regs (static-asserted in arch/trap.c).
-    regs = arch["uc"]["uc_mcontext"].address.cast(lookup_type("struct pt_regs").pointer())
-    return ulong(regs["ip"]), ulong(regs["sp"]), ulong(regs["bp"])
+    frame = arch["sp"].cast(lookup_type("struct switch_frame").pointer()).dereference()
+    return ulong(frame["ret"]), ulong(frame["ret"].address) + 8, ulong(frame["bp"])
 
 
 def walk(t):
@@ -99,7 +101,7 @@ class UmkBt(Command):
 
 For a switched-out task (any task but the current one), walks the frame
 pointers from the kernel context it saved at its last switch (its
-arch_context's ucontext: rip, rsp, rbp), one line per frame, innermost
+arch_context's saved stack: rip, rsp, rbp), one line per frame, innermost
 first: "#N  ADDRESS in FUNCTION+OFFSET at FILE:LINE". The walk ends at the
 signal frame __restore_rt, the entry from user mode, and then shows the
 user-mode rip and rsp from the task's pt_regs; it checks that every frame
