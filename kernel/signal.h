@@ -38,6 +38,7 @@ void signal_wake_up(struct task_struct *t, bool fatal);
 /* signal_calls.c: may current send sig to t? 0 or -EPERM (Linux's
  * check_kill_permission, for a signal from user space). */
 int check_kill_permission(int sig, struct task_struct *t);
+int kill_pgrp(pid_t pgrp, int sig, int priv);
 
 /* signal_deliver.c */
 void set_current_blocked(sigset_t *newset);
