@@ -58,10 +58,13 @@ void release_task(struct task_struct *p)
  *
  * A group is orphaned when no member has a parent in another group of the
  * same session: nobody is left to continue a stopped job there, so the
- * kernel sends it SIGHUP and SIGCONT when it becomes so, and a tty refuses
- * it job-control stops (-EIO). umk's pid 1 is an ordinary process here
- * too: Linux does not count a parent that is init (is_global_init), and
- * under umk init is often the interactive shell. */
+ * kernel sends it SIGHUP and SIGCONT when it becomes so, SIGTSTP, SIGTTIN
+ * and SIGTTOU do not stop it (get_signal), and a tty refuses it
+ * job-control stops (-EIO). Two departures: umk's pid 1 is an ordinary
+ * parent here too (Linux does not count init's children, is_global_init,
+ * and under umk init is often the interactive shell, whose jobs must stop
+ * with ^Z), and pid 1's own parent is outside umk, as the shell that
+ * started umk: it links pid 1's group. */
 
 bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task)
 {
@@ -73,7 +76,9 @@ bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task)
 		if (p == ignored_task || p->exit_state)
 			continue;
 		parent = p->real_parent;
-		if (!parent || parent == idle_task)
+		if (parent == idle_task)
+			return false;	/* pid 1: its parent is outside umk */
+		if (!parent)
 			continue;
 		if (parent->signal->pgrp != pgrp && parent->signal->session == p->signal->session)
 			return false;

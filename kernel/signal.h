@@ -40,6 +40,10 @@ void signal_wake_up(struct task_struct *t, bool fatal);
 int check_kill_permission(int sig, struct task_struct *t);
 int kill_pgrp(pid_t pgrp, int sig, int priv);
 
+/* exit.c: a group none of whose members has a parent in another group of
+ * the same session (will_become_orphaned_pgrp), ignoring ignored_task. */
+bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task);
+
 /* signal_deliver.c */
 void set_current_blocked(sigset_t *newset);
 void arch_do_signal_or_restart(struct pt_regs *regs);

@@ -217,12 +217,19 @@ cat_session() {
 	screen | grep -v '^host\$'
 }
 
-@test "cat in the foreground: typed lines come back, ^D ends it, ^C kills it and the shell stays" {
+# same_screen SCENARIO: run SCENARIO (a function of WHERE that prints
+# the screen) natively, then under umk: $output is umk's screen, which
+# must be the native one.
+same_screen() {
 	local native_screen
-	native_screen=$(cat_session native)
+	native_screen=$("$1" native)
 	teardown
-	output=$(cat_session umk)
+	output=$("$1" umk)
 	assert_equal "$output" "$native_screen"
+}
+
+@test "cat in the foreground: typed lines come back, ^D ends it, ^C kills it and the shell stays" {
+	same_screen cat_session
 	grep -qx '\^C' <<<"$output" || fail "no ^C echoed"
 	[[ $(grep -c '^hello there$' <<<"$output") == 2 ]] || fail "hello there is not echoed and written"
 	stderr=$(cat "$D/trace")
@@ -249,11 +256,7 @@ edit_session() {
 }
 
 @test "erase, word erase and kill edit a canonical line as on Linux" {
-	local native_screen
-	native_screen=$(edit_session native)
-	teardown
-	output=$(edit_session umk)
-	assert_equal "$output" "$native_screen"
+	same_screen edit_session
 }
 
 @test "a background cat that reads the terminal is stopped by SIGTTIN, natively and under umk" {
@@ -271,6 +274,22 @@ edit_session() {
 	stderr=$(cat "$D/trace")
 	trace_has 'signal SIGTTIN -> [0-9]+$'
 	trace_has 'deliver SIGTTIN -> stop'
+}
+
+@test "with stty tostop a background write is stopped by SIGTTOU, natively and under umk" {
+	local where
+	for where in native umk; do
+		teardown
+		start_shell $where
+		typeln "stty tostop; echo from the background &"
+		wait_count "$PROMPT_RE" 2
+		typeln jobs
+		wait_for 'Stopped \(tty output\) +echo from the background$'
+		typeln "stty -tostop; fg"
+		wait_for '^from the background$'
+	done
+	stderr=$(cat "$D/trace")
+	trace_has 'deliver SIGTTOU -> stop'
 }
 
 # stty_session WHERE: stty -a, raw and sane, read with a timeout; results

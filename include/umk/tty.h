@@ -161,9 +161,4 @@ void tty_winch_interrupt(void);		/* IRQ_WINCH */
 void disassociate_ctty(int on_exit);
 void proc_clear_tty(struct task_struct *p);	/* setsid */
 
-/* kernel/exit.c: a group none of whose members has a parent in another
- * group of the same session (will_become_orphaned_pgrp), ignoring
- * ignored_task. */
-bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task);
-
 #endif
