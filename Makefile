@@ -273,13 +273,13 @@ deps:
 
 run: all
 	$(BUILD)/umk --trace --timeline $(BUILD)/demo.svg $(BUILD)/harness/demo
+	@echo "make: the run's timeline is $(BUILD)/demo.svg (open it in a browser)"
 
 # busybox's shell under umk, on this terminal, with job control: ^Z, fg,
 # bg, jobs (README.md, "A shell on a terminal"). TRACE=FILE traces it.
 BUSYBOX ?= /bin/busybox
 shell: all
 	$(BUILD)/umk $(if $(TRACE),--trace=$(TRACE)) $(BUSYBOX) sh
-	@echo "make: the run's timeline is $(BUILD)/demo.svg (open it in a browser)"
 
 # The second pass runs the tests of threads, signals, restarts and the trace
 # again on the FS base path of hosts without FSGSBASE (docs/design.md).
