@@ -259,6 +259,26 @@ edit_session() {
 	same_screen edit_session
 }
 
+# raw_session WHERE: reads without ICANON under VMIN and VTIME.
+raw_session() {
+	start_shell "$1"
+	typeln "$ROOT/$H/ttyraw"
+	wait_for '^VMIN 0 VTIME 5: read 0 \[\] after the timer$'
+	wait_for '^VMIN 3 VTIME 0: waiting for 3$'
+	key -l abc
+	wait_for '^VMIN 3 VTIME 0: read 3 \[abc\]'
+	wait_for '^VMIN 5 VTIME 3: waiting'
+	key -l xy
+	wait_for '^VMIN 5 VTIME 3: read 2 \[xy\] after the timer$'
+	wait_for '^VMIN 0 VTIME 0: read 0 \[\]'
+	wait_count "$PROMPT_RE" 2
+	screen | grep -v '^host\$'
+}
+
+@test "raw reads follow VMIN and VTIME as on Linux" {
+	same_screen raw_session
+}
+
 @test "a background cat that reads the terminal is stopped by SIGTTIN, natively and under umk" {
 	local where
 	for where in native umk; do
