@@ -176,9 +176,6 @@ static void tty_vhangup(struct tty_struct *tty)
 	if (tty->hung_up)
 		return;
 	tty->hung_up = true;
-	trace_with(TR_SIGNAL, &(struct trace_fields){ .other = tty->session, .sig = SIGHUP,
-						      .what = "hangup" },
-		   "tty hangup: session %d", tty->session);
 	list_for_each_entry_safe(p, n, &task_list, tasks) {
 		if (!thread_group_leader(p) || p == idle_task || !tty->session ||
 		    p->signal->session != tty->session || p->exit_state)

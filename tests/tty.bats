@@ -429,7 +429,9 @@ leave() {
 	output=$(leave umk HUP)
 	assert_equal "$output" 129
 	stderr=$(cat "$D/trace")
-	trace_has 'tty hangup: session 1'
+	trace_has '^0 signal SIGHUP from the host -> the terminal$'
+	trace_has '^0 signal SIGHUP -> 1$'
+	trace_has '^0 signal SIGCONT -> 1'
 }
 
 @test "umk killed by a program's signal gives the host terminal back too" {
