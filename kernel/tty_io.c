@@ -456,6 +456,7 @@ void console_tty_init(void)
 {
 	struct os_termios t;
 	struct tty_struct *tty = &the_console_tty;
+	struct stat st;
 	int out = os_tty_get(&t);
 
 	if (out < 0)
@@ -467,6 +468,8 @@ void console_tty_init(void)
 	tty->termios.c_line = t.line;
 	memcpy(tty->termios.c_cc, t.cc, sizeof(tty->termios.c_cc));
 	tty->host_out = out;
+	if (!os_fstat(out, &st))
+		tty->rdev = st.st_rdev;
 	os_ioctl_winsize(out, &tty->winsize);
 	init_waitqueue_head(&tty->wait);
 	console_tty = tty;

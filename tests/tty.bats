@@ -367,8 +367,13 @@ stty_session() {
 		start_shell $where
 		typeln "$ROOT/$H/ttyioctls job >$where.out 2>&1; echo done \$?"
 		wait_for '^done 0$'
+		# the shell's terminal in /proc/PID/stat: tty_nr
+		typeln "cut -d' ' -f7 /proc/\$\$/stat >$where.tty_nr"
+		wait_count "$PROMPT_RE" 3
 	done
 	diff -u --label native --label umk "$D/native.out" "$D/umk.out" || fail "they differ (diff above)"
+	[[ $(cat "$D/umk.tty_nr") != 0 && $(cat "$D/umk.tty_nr") == "$(cat "$D/native.tty_nr")" ]] ||
+		fail "tty_nr $(cat "$D/umk.tty_nr") under umk, $(cat "$D/native.tty_nr") natively"
 	run cat "$D/umk.out"
 	assert_line 'TIOCSPGRP -1 = -1 EINVAL'
 	assert_line 'TIOCSPGRP no such group = -1 ESRCH'

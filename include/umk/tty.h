@@ -37,6 +37,7 @@ struct tty_struct {
 	bool hung_up;		/* reads give 0, writes -EIO (tty_hung_up_p) */
 	bool stopped;		/* output stopped by VSTOP (IXON) or TCOOFF */
 	int host_out;		/* the host fd output goes to */
+	unsigned long rdev;	/* its device number, the host's (tty_nr) */
 	struct wait_queue_head wait;	/* readers, writers and pollers */
 
 	/* n_tty's state (struct n_tty_data). The input ring: bytes from
