@@ -3,6 +3,7 @@
 #   make            build build/umk and the user programs in build/harness/
 #   make run        build, then run the demo under umk with the trace on,
 #                   drawing its timeline in build/demo.svg
+#   make shell [TRACE=FILE]   busybox's shell under umk on this terminal
 #   make test       build, then run every Bats test in tests/
 #   make bench [PEERS="uml gvisor"]   build, then measure umk beside the host
 #                   and the peers: build/bench/BENCH.md (harness/bench.sh)
@@ -96,7 +97,7 @@ KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEA
 DYN := $(BUILD)/dyn
 DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp
 
-.PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps
+.PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
 	$(BUILD)/tests/timerqueue $(BUILD)/tests/vma_tree $(BUILD)/tests/elf_replay $(ELF_SEEDS)/.stamp \
 	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
@@ -285,7 +286,7 @@ $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk $
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
 	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace \
 	xmllint:libxml2-utils python3:python3 \
-	/usr/share/doc/busybox-static:busybox-static
+	/usr/share/doc/busybox-static:busybox-static tmux:tmux
 deps:
 	@for d in $(DEPS); do \
 	  c=$${d%%:*}; p=$${d##*:}; \
@@ -300,6 +301,12 @@ deps:
 run: all
 	$(BUILD)/umk --trace --timeline $(BUILD)/demo.svg $(BUILD)/harness/demo
 	@echo "make: the run's timeline is $(BUILD)/demo.svg (open it in a browser)"
+
+# busybox's shell under umk, on this terminal, with job control: ^Z, fg,
+# bg, jobs (README.md, "A shell on a terminal"). TRACE=FILE traces it.
+BUSYBOX ?= /bin/busybox
+shell: all
+	$(BUILD)/umk $(if $(TRACE),--trace=$(TRACE)) $(BUSYBOX) sh
 
 # The second pass runs the tests of threads, signals, restarts and the trace
 # again on the FS base path of hosts without FSGSBASE (docs/design.md).

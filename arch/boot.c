@@ -274,6 +274,7 @@ int main(int argc, char **argv)
 	sud_enable();
 	time_init(boot_options.clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
 	irq_init();
+	host_tty_init();
 	void *stack = arch_alloc_kstack();
 	if (!stack)
 		panic("main: no memory for the idle task's stack");
@@ -283,6 +284,7 @@ int main(int argc, char **argv)
 void os_exit(int status)
 {
 	os_render_finish();
+	os_tty_restore();
 	irq_exit_host();
 	fflush(stdout);
 	_exit(status);

@@ -71,6 +71,7 @@ kentry_start:
 	ENTRY_STUB entry_SIGIO, handle_sigio
 	ENTRY_STUB entry_fault, handle_fault
 	ENTRY_STUB entry_hostsig, handle_hostsig
+	ENTRY_STUB entry_SIGWINCH, handle_sigwinch
 
 /*
  * arch_enter_user(struct pt_regs *regs): the first return to user mode of a

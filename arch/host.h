@@ -58,6 +58,7 @@ void entry_SIGALRM(int, siginfo_t *, void *);
 void entry_SIGIO(int, siginfo_t *, void *);
 void entry_fault(int, siginfo_t *, void *);
 void entry_hostsig(int, siginfo_t *, void *);
+void entry_SIGWINCH(int, siginfo_t *, void *);
 void __restore_rt(void);
 
 /* A trap came from user mode iff the selector was BLOCK and the
@@ -76,8 +77,13 @@ void handle_sigsys(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
 void handle_sigalrm(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
 void handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
 void handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
+void handle_sigwinch(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
 void handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel);
 void trap_init(void);
+
+/* tty.c: when stdin is the terminal umk runs in the foreground of, make it
+ * raw for the kernel's tty (os_tty_restore undoes it). */
+void host_tty_init(void);
 void sud_enable(void);
 void oops(const char *what, int sig, const siginfo_t *si, const ucontext_t *uc);
 

@@ -61,7 +61,7 @@ unsigned long __tls_free arch_take_pending_irqs(void)
 }
 
 /* The host signals that are interrupts (trap.c's table). */
-static const int irq_signals[] = { SIGALRM, SIGIO, SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+static const int irq_signals[] = { SIGALRM, SIGIO, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGWINCH };
 
 void arch_idle(void)
 {

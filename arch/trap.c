@@ -97,6 +97,13 @@ void __tls_free handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned 
 	interrupt(IRQ_HOSTSIG, uc, oldsel);
 }
 
+/* The host terminal was resized: the console tty's TIOCSWINSZ
+ * (kernel/tty_io.c). */
+void __tls_free handle_sigwinch(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
+{
+	interrupt(IRQ_WINCH, uc, oldsel);
+}
+
 /* The exception table built by the EX_ENTRY macro in uaccess.S. */
 struct exception_table_entry {
 	int insn, fixup;	/* offsets from the fields themselves */
@@ -150,6 +157,7 @@ static const struct {
 	[SIGQUIT] = { entry_hostsig, SA_RESTART },
 	[SIGTERM] = { entry_hostsig, SA_RESTART },
 	[SIGHUP] = { entry_hostsig, SA_RESTART },
+	[SIGWINCH] = { entry_SIGWINCH, SA_RESTART },
 	[SIGSEGV] = { entry_fault, SA_NODEFER },
 	[SIGBUS] = { entry_fault, SA_NODEFER },
 	[SIGILL] = { entry_fault, SA_NODEFER },

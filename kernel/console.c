@@ -3,8 +3,8 @@
  * 0, 1 and 2 that umk inherited (what drivers/tty is to Linux, reduced to a
  * pass-through). Interface: console_file() makes the files pid 1 starts
  * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived);
- * host_signals_interrupt() is the tty's ISIG, IRQ_HOSTSIG (^C and kills of
- * umk from the host).
+ * host_signals_interrupt() is IRQ_HOSTSIG (^C and kills of umk from the
+ * host): without a console tty, the tty's ISIG for every process.
  *
  * Reads never block the host process: a read looks with os_poll_now first
  * and calls os_read only when the host says it would not block (a regular
@@ -20,17 +20,25 @@
  * Host errors pass through as they are; -EPIPE also raises SIGPIPE, which the
  * host would have sent us (umk ignores it on the host).
  *
- * Departures from Linux: no line discipline, no job control, no termios of
- * our own. TCGETS on a tty reports Linux's tty_std_termios (the settings of
- * a freshly opened tty), not the host's current ones; TCSETS and the other
- * tty ioctls are -ENOTTY. O_NONBLOCK is umk's own: it is never set on the
- * host fd.
+ * This pass-through is the console when umk's stdin is not a terminal, or
+ * umk runs in the background of one. When stdin is the terminal umk runs
+ * in the foreground of, the terminal's files are the console tty instead,
+ * with umk's own line discipline and job control (kernel/tty_io.c,
+ * kernel/n_tty.c); console_file, console_open and the interrupts hand them
+ * over to it.
+ *
+ * Departures of the pass-through from Linux: no line discipline, no job
+ * control, no termios of our own. TCGETS on a host terminal reports Linux's
+ * tty_std_termios (the settings of a freshly opened tty), not the host's
+ * current ones; TCSETS and the other tty ioctls are -ENOTTY. O_NONBLOCK is
+ * umk's own: it is never set on the host fd.
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/sched.h>
 #include <umk/trace.h>
+#include <umk/tty.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/limits.h>
 #include <umk/uapi/termbits.h>
@@ -180,27 +188,16 @@ static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
 	return r < 0 ? POLLERR : (unsigned int)r;
 }
 
-/* struct termios as the kernel's TCGETS writes it (36 bytes: the C
- * library's struct termios is larger, and the rest is left alone). */
-struct termios {
-	u32 c_iflag, c_oflag, c_cflag, c_lflag;
-	u8 c_line;
-	u8 c_cc[NCCS];
-};
-_Static_assert(sizeof(struct termios) == 36, "the kernel's struct termios is 36 bytes");
+_Static_assert(sizeof(struct ktermios) == 36, "the kernel's struct termios is 36 bytes");
 
 /* Linux's tty_std_termios (drivers/tty/tty_io.c), in octal as there. */
-static const struct termios tty_std_termios = {
+static const struct ktermios tty_std_termios = {
 	.c_iflag = 0000400 | 0002000,				/* ICRNL | IXON */
 	.c_oflag = 0000001 | 0000004,				/* OPOST | ONLCR */
 	.c_cflag = 0000017 | 0000060 | 0000200 | 0002000,	/* B38400 | CS8 | CREAD | HUPCL */
 	.c_lflag = 0000001 | 0000002 | 0000010 | 0000020 | 0000040 |
 		   0001000 | 0004000 | 0100000,	/* ISIG ICANON ECHO ECHOE ECHOK ECHOCTL ECHOKE IEXTEN */
 	.c_cc = "\003\034\177\025\004\0\1\0\021\023\032\0\022\017\027\026\0", /* INIT_C_CC */
-};
-
-struct winsize {
-	u16 ws_row, ws_col, ws_xpixel, ws_ypixel;
 };
 
 static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
@@ -250,6 +247,8 @@ struct file *console_file(int hostfd)
 
 	if (r < 0 || (r & POLLNVAL))
 		return NULL;
+	if (console_tty && os_isatty(hostfd))
+		return tty_file(hostfd, O_RDWR);
 	if (os_isatty(hostfd))
 		flags = O_RDWR;		/* what a terminal's fds are opened with */
 	else
@@ -257,10 +256,12 @@ struct file *console_file(int hostfd)
 	return alloc_file(&console_fops, flags, (void *)(long)hostfd);
 }
 
-int console_open(struct file *f)
+int console_open(struct file *f, bool dev_tty)
 {
 	int fd;
 
+	if (console_tty)
+		return tty_open(f, dev_tty);
 	for (fd = 0; fd < 3; fd++) {
 		if (os_isatty(fd)) {
 			f->f_op = &console_fops;
@@ -273,12 +274,13 @@ int console_open(struct file *f)
 
 bool is_console_file(const struct file *f)
 {
-	return f->f_op == &console_fops;
+	return f->f_op == &console_fops || f->f_op == &console_tty_fops;
 }
 
 void console_interrupt(void)
 {
 	wake_up(&console_wait);
+	tty_interrupt();
 }
 
 /* The tty's ISIG (n_tty's isig): signals umk itself was sent, ^C on its
@@ -291,6 +293,10 @@ void host_signals_interrupt(unsigned long sigs)
 	kernel_siginfo_t info;
 	int sig;
 
+	if (console_tty) {
+		tty_host_signals(sigs);
+		return;
+	}
 	for (sig = 1; sig <= _NSIG; sig++) {
 		if (!(sigs & sigmask(sig)))
 			continue;

@@ -103,9 +103,9 @@ static ssize_t read_iter_random(struct kiocb *iocb, struct iov_iter *to)
 	return done;
 }
 
-static int tty_open(struct inode *inode, struct file *f)
+static int tty_dev_open(struct inode *inode, struct file *f)
 {
-	return console_open(f);
+	return console_open(f, MINOR(inode->i_rdev) == 0);
 }
 
 static const struct file_operations null_fops = {
@@ -140,7 +140,7 @@ static const struct file_operations random_fops = {
 
 static const struct file_operations tty_fops = {
 	.name = "tty",
-	.open = tty_open,
+	.open = tty_dev_open,
 };
 
 static const struct {

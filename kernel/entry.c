@@ -16,6 +16,7 @@
 #include <umk/syscalls.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
+#include <umk/tty.h>
 
 #include "signal.h"
 
@@ -30,6 +31,8 @@ void irq_replay(void)
 		console_interrupt();
 	if (pending & (1UL << IRQ_HOSTSIG))
 		host_signals_interrupt(arch_take_host_signals());
+	if (pending & (1UL << IRQ_WINCH))
+		tty_winch_interrupt();
 }
 
 void exit_to_user_mode_loop(struct pt_regs *regs)

@@ -20,6 +20,7 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
+#include <umk/tty.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/wait.h>
 
@@ -54,6 +55,72 @@ void release_task(struct task_struct *p)
 	kfree(p);
 }
 
+/* ---- orphaned process groups (POSIX 2.2.2.52) ----
+ *
+ * A group is orphaned when no member has a parent in another group of the
+ * same session: nobody is left to continue a stopped job there, so the
+ * kernel sends it SIGHUP and SIGCONT when it becomes so, SIGTSTP, SIGTTIN
+ * and SIGTTOU do not stop it (get_signal), and a tty refuses it
+ * job-control stops (-EIO). Two departures: umk's pid 1 is an ordinary
+ * parent here too (Linux does not count init's children, is_global_init,
+ * and under umk init is often the interactive shell, whose jobs must stop
+ * with ^Z), and pid 1's own parent is outside umk, as the shell that
+ * started umk: it links pid 1's group. */
+
+bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task)
+{
+	struct task_struct *p, *parent;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (!thread_group_leader(p) || p == idle_task || p->signal->pgrp != pgrp)
+			continue;
+		if (p == ignored_task || p->exit_state)
+			continue;
+		parent = p->real_parent;
+		if (parent == idle_task)
+			return false;	/* pid 1: its parent is outside umk */
+		if (!parent)
+			continue;
+		if (parent->signal->pgrp != pgrp && parent->signal->session == p->signal->session)
+			return false;
+	}
+	return true;
+}
+
+static bool has_stopped_jobs(pid_t pgrp)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (thread_group_leader(p) && p != idle_task && !p->exit_state &&
+		    p->signal->pgrp == pgrp && (p->signal->flags & SIGNAL_STOP_STOPPED))
+			return true;
+	}
+	return false;
+}
+
+/* tsk is exiting (parent NULL: its own parent was its group's link
+ * outside), or tsk's parent is (then parent is that parent, and tsk's
+ * group may have lost its link through it): a group orphaned with stopped
+ * jobs gets SIGHUP, then SIGCONT (kill_orphaned_pgrp). */
+static void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent)
+{
+	pid_t pgrp = tsk->signal->pgrp;
+	struct task_struct *ignored_task = tsk;
+
+	if (!parent)
+		parent = tsk->real_parent;
+	else
+		ignored_task = NULL;
+	if (!parent || parent == idle_task)
+		return;
+	if (parent->signal->pgrp != pgrp && parent->signal->session == tsk->signal->session &&
+	    will_become_orphaned_pgrp(pgrp, ignored_task) && has_stopped_jobs(pgrp)) {
+		kill_pgrp(pgrp, SIGHUP, 1);
+		kill_pgrp(pgrp, SIGCONT, 1);
+	}
+}
+
 /* Children of a dying process go to pid 1, as Linux's reaper; each of
  * their threads that asked for it (PR_SET_PDEATHSIG) gets its signal, sent
  * to its process as by the dying parent's kill. Linux sends it when the
@@ -76,9 +143,12 @@ static void forget_original_parent(struct task_struct *father)
 			send_signal(t->pdeath_signal, &info, t, true);
 		}
 		if (p->exit_state == EXIT_ZOMBIE && list_empty(&p->signal->thread_head)) {
-			if (do_notify_parent(p, p->exit_signal))
+			if (do_notify_parent(p, p->exit_signal)) {
 				release_task(p);
+				continue;
+			}
 		}
+		kill_orphaned_pgrp(p, father);
 	}
 }
 
@@ -127,7 +197,9 @@ void do_exit(long code)
 		task_participate_group_stop(tsk);
 	if (group_dead) {
 		del_timer(&sig->real_timer);
+		disassociate_ctty(1);
 		forget_original_parent(leader);
+		kill_orphaned_pgrp(leader, NULL);
 	}
 
 	if (thread_group_leader(tsk)) {

@@ -18,6 +18,7 @@
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
+#include <umk/tty.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/sched.h>
 
@@ -73,6 +74,7 @@ static struct signal_struct *alloc_signal(struct signal_struct *old)
 		memcpy(sig->rlim, old->rlim, sizeof(sig->rlim));
 		sig->pgrp = old->pgrp;
 		sig->session = old->session;
+		sig->tty = old->tty;
 	} else {
 		rlimit_init(sig->rlim);
 	}
@@ -340,6 +342,7 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	p->signal = alloc_signal(NULL);
 	p->signal->leader = p;
 	set_special_pids(p);
+	console_tty_set_init(p);
 	init_creds(p);
 	p->signal->nr_threads = 1;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);

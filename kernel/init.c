@@ -15,6 +15,7 @@
 #include <umk/sched.h>
 #include <umk/timer.h>
 #include <umk/trace.h>
+#include <umk/tty.h>
 #include <umk/vdso.h>
 
 static char **init_argv, **init_envp;
@@ -96,6 +97,7 @@ void start_kernel(const struct boot_options *opts)
 	sched_init();
 	vfs_init(opts->rw_dirs, opts->nr_rw_dirs, opts->cwd);
 	show_program_dir(opts->argv[0], opts->cwd);
+	console_tty_init();
 	create_init_task(kernel_init, NULL);
 	cpu_idle();
 }

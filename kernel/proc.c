@@ -23,7 +23,7 @@
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
  * started); utime counts all of a task's CPU time and stime none (umk does
- * not tell the two apart); every process is on no tty.
+ * not tell the two apart).
  */
 #include <umk/arch.h>
 #include <umk/errno.h>
@@ -32,6 +32,7 @@
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
+#include <umk/tty.h>
 #include <umk/uaccess.h>
 #include <umk/vdso.h>
 
@@ -202,7 +203,8 @@ static void proc_stat(struct task_struct *t, struct proc_buf *b)
 		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d %d %u %u "
 		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %d\n",
 		t->pid, t->comm, state, parent && parent != idle_task ? parent->tgid : 0,
-		t->signal->pgrp, t->signal->session, 0, -1, 0U, 0UL, 0UL, 0UL, 0UL,
+		t->signal->pgrp, t->signal->session, t->signal->tty ? (int)t->signal->tty->rdev : 0,
+		t->signal->tty ? t->signal->tty->pgrp : -1, 0U, 0UL, 0UL, 0UL, 0UL,
 		(unsigned long long)(group_exec_ns(t) / (NSEC_PER_SEC / USER_HZ)), 0ULL,
 		0L, 0L, 20L, 0L, t->signal->nr_threads ? t->signal->nr_threads : 1,
 		0ULL, vsize, (long)(vsize / PAGE_SIZE), task_rlimit(t, RLIMIT_RSS),

@@ -569,6 +569,11 @@ bool get_signal(struct ksignal *ksig)
 		if (sig_kernel_ignore(signr))
 			continue;
 		if (sig_kernel_stop(signr)) {
+			/* Job control does nothing in an orphaned group:
+			 * nobody would continue it. SIGSTOP always stops. */
+			if (signr != SIGSTOP &&
+			    will_become_orphaned_pgrp(current->signal->pgrp, NULL))
+				continue;
 			trace_with(TR_DELIVER,
 				   &(struct trace_fields){ .other = current->tgid, .sig = signr,
 							   .what = "stop" },

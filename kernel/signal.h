@@ -38,6 +38,11 @@ void signal_wake_up(struct task_struct *t, bool fatal);
 /* signal_calls.c: may current send sig to t? 0 or -EPERM (Linux's
  * check_kill_permission, for a signal from user space). */
 int check_kill_permission(int sig, struct task_struct *t);
+int kill_pgrp(pid_t pgrp, int sig, int priv);
+
+/* exit.c: a group none of whose members has a parent in another group of
+ * the same session (will_become_orphaned_pgrp), ignoring ignored_task. */
+bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task);
 
 /* signal_deliver.c */
 void set_current_blocked(sigset_t *newset);

@@ -56,7 +56,7 @@ static int kill_proc(pid_t tgid, int sig, kernel_siginfo_t *info)
 /* Every process in group pgrp, zombies included: 0 if one of them could
  * be signalled, else the last error, -ESRCH for a group with no process
  * (__kill_pgrp_info). */
-static int kill_pgrp(pid_t pgrp, int sig, kernel_siginfo_t *info)
+static int __kill_pgrp_info(pid_t pgrp, int sig, kernel_siginfo_t *info)
 {
 	struct task_struct *p, *n;
 	int ret = -ESRCH, err;
@@ -68,6 +68,26 @@ static int kill_pgrp(pid_t pgrp, int sig, kernel_siginfo_t *info)
 		err = group_send_sig_info(sig, info, p);
 		if (ret)
 			ret = err;
+	}
+	return ret;
+}
+
+/* sig to group pgrp from the kernel (priv: a tty's ^C, SIGHUP at a hangup,
+ * no permission asked) or on behalf of current (Linux's kill_pgrp). */
+int kill_pgrp(pid_t pgrp, int sig, int priv)
+{
+	struct task_struct *p, *n;
+	kernel_siginfo_t info;
+	int ret = -ESRCH;
+
+	fill_kill_info(&info, sig, priv ? SI_KERNEL : SI_USER);
+	if (!priv)
+		return __kill_pgrp_info(pgrp, sig, &info);
+	list_for_each_entry_safe(p, n, &task_list, tasks) {
+		if (!thread_group_leader(p) || p == idle_task || p->exit_state ||
+		    p->signal->pgrp != pgrp)
+			continue;
+		ret = send_signal(sig, &info, p, true);
 	}
 	return ret;
 }
@@ -93,7 +113,7 @@ long sys_kill(pid_t pid, int sig)
 	if (pid == -2147483647 - 1)	/* -INT_MIN is undefined */
 		return -ESRCH;
 	if (pid != -1)
-		return kill_pgrp(pid ? -pid : current->signal->pgrp, sig, &info);
+		return __kill_pgrp_info(pid ? -pid : current->signal->pgrp, sig, &info);
 	list_for_each_entry_safe(p, n, &task_list, tasks) {
 		if (!thread_group_leader(p) || p == idle_task || p->exit_state == EXIT_DEAD ||
 		    p->tgid <= 1 || p->tgid == current->tgid)

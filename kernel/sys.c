@@ -12,6 +12,7 @@
 #include <umk/sched.h>
 #include <umk/mm.h>
 #include <umk/syscalls.h>
+#include <umk/tty.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/prctl.h>
 
@@ -355,7 +356,7 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 
 /* A process (thread group leader, zombie or not) in group pgrp, or NULL
  * (Linux's pid_task(pgrp, PIDTYPE_PGID)). */
-static struct task_struct *pgrp_task(pid_t pgrp)
+struct task_struct *pgrp_task(pid_t pgrp)
 {
 	struct task_struct *p;
 
@@ -438,9 +439,9 @@ long sys_getsid(pid_t pid)
 	return p->signal->session;
 }
 
-/* A new session and group, both named after the caller's pid; EPERM for a
- * session leader, or while a group of that number exists. umk has no
- * terminals, so there is no controlling one to give up. */
+/* A new session and group, both named after the caller's pid, without a
+ * controlling terminal; EPERM for a session leader, or while a group of
+ * that number exists. */
 long sys_setsid(void)
 {
 	struct task_struct *group_leader = current->group_leader;
@@ -450,6 +451,7 @@ long sys_setsid(void)
 	if (pgrp_task(group_leader->tgid))
 		return -EPERM;
 	set_special_pids(group_leader);
+	proc_clear_tty(group_leader);
 	return group_leader->tgid;
 }
 

@@ -61,3 +61,10 @@ b: killed by SIGTERM'
 	assert_line '1 exit getsid = 1'
 	assert_line '1 exit getpgid = 1'
 }
+
+@test "a stopped job whose group is orphaned gets SIGHUP and SIGCONT, and SIGTSTP no longer stops it" {
+	same_as_native $H/orphanpg
+	assert_line 'B saw C stopped by SIGSTOP, exits'
+	assert_line --regexp '^C continued, handled: SIG(HUP SIGCONT|CONT SIGHUP)$'
+	assert_line 'C not stopped by SIGTSTP: its group is orphaned'
+}

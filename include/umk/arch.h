@@ -63,7 +63,8 @@ void arch_free_context(struct task_struct *p);
 #define IRQ_TIMER 0	/* host SIGALRM: the one-shot timer expired */
 #define IRQ_CONSOLE 1	/* host SIGIO: console input, or room on a console output */
 #define IRQ_HOSTSIG 2	/* host SIGINT, SIGQUIT, SIGTERM or SIGHUP for umk */
-#define NR_IRQS 3
+#define IRQ_WINCH 3	/* host SIGWINCH: the host terminal was resized */
+#define NR_IRQS 4
 
 /* Atomically take the set of interrupts recorded since the last call. */
 unsigned long arch_take_pending_irqs(void);
@@ -150,6 +151,23 @@ bool os_output_waits(int fd);
 ssize_t os_write_wait(int fd, const void *buf, size_t n);
 /* Write s to the host's stderr if it takes it now; drop it otherwise. */
 void os_console_err_try(const char *s);
+
+/* ---- arch/tty.c: the host terminal under the console tty ---- */
+
+/* The settings of a terminal, in the kernel's struct termios layout. */
+struct os_termios {
+	u32 iflag, oflag, cflag, lflag;
+	u8 line;
+	u8 cc[19];
+};
+/* Is the console a tty (umk's stdin is a terminal, umk its foreground
+ * group)? Then the host terminal is raw while umk runs. */
+bool os_tty_mode(void);
+/* The host terminal's settings before umk made it raw, and the host fd the
+ * tty's output goes to; -ENOTTY when the console is no tty. */
+int os_tty_get(struct os_termios *t);
+/* Put the host terminal's settings back (os_exit does). */
+void os_tty_restore(void);
 
 /* ---- arch/mem.c: memory ---- */
 

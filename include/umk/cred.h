@@ -28,6 +28,7 @@
 #define CAP_SETUID 7
 #define CAP_LINUX_IMMUTABLE 9
 #define CAP_SYS_PTRACE 19
+#define CAP_SYS_ADMIN 21
 #define CAP_SYS_NICE 23
 #define CAP_SYS_RESOURCE 24
 #define CAP_MKNOD 27

@@ -372,9 +372,10 @@ void do_close_on_exec(struct files_struct *files);
  * fd is not open. */
 struct file *console_file(int hostfd);
 void console_interrupt(void);	/* IRQ_CONSOLE: input arrived */
-/* Make f (/dev/tty, /dev/console) a console file over the host's terminal,
- * the first of fds 0, 1, 2 that is one: 0, or -ENXIO when none is. */
-int console_open(struct file *f);
+/* Make f (/dev/tty when dev_tty, /dev/console) a console file: the console
+ * tty (kernel/tty_io.c), or without one a pass-through to the first of the
+ * host's fds 0, 1, 2 that is a terminal: 0, or -ENXIO when none is. */
+int console_open(struct file *f, bool dev_tty);
 /* The host fd behind a console file. */
 int console_hostfd(const struct file *f);
 bool is_console_file(const struct file *f);

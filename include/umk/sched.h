@@ -136,9 +136,12 @@ struct signal_struct {
 	pid_t pgrp;			/* process group and session: copied by */
 	pid_t session;			/* clone, set by setpgid and setsid */
 	bool session_leader;		/* made by setsid (Linux's signal->leader) */
+	struct tty_struct *tty;		/* controlling terminal, NULL: none */
+	pid_t tty_old_pgrp;		/* the foreground group when it hung up */
 };
 
 struct mm_struct;
+struct tty_struct;
 struct robust_list_head;
 struct rseq;
 struct files_struct;
@@ -273,6 +276,8 @@ int nr_tasks(void);		/* tasks that exist, zombies included, idle not */
 void get_avenrun(unsigned long loads[3]);
 /* kernel/sys.c: p leads a new session and process group, both its pid. */
 void set_special_pids(struct task_struct *p);	/* a task was released (reaped) */
+/* A process (thread group leader, zombie or not) in group pgrp, or NULL. */
+struct task_struct *pgrp_task(pid_t pgrp);
 
 /* kernel/exit.c */
 void release_task(struct task_struct *p);	/* free a reaped task */

@@ -6,4 +6,13 @@
 
 #define NCCS 19
 
+/* tcflow() and tcflush() arguments: TCXONC and TCFLSH */
+#define TCOOFF 0
+#define TCOON 1
+#define TCIOFF 2
+#define TCION 3
+#define TCIFLUSH 0
+#define TCOFLUSH 1
+#define TCIOFLUSH 2
+
 #endif
