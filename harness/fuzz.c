@@ -79,6 +79,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -831,6 +832,17 @@ int main(int argc, char **argv)
 	double t0, t;
 	long pairs = 0, distinct = 0, errnos = 0;
 	unsigned char any_errno[MAX_ERRNO / 8] = { 0 };
+	struct utsname uts;
+	size_t len;
+
+	/* Only under umk: on the host, as root, the calls would change the
+	 * host's own files (a native run once made /dev/zero a null device). */
+	if (uname(&uts) || (len = strlen(uts.release)) < 4 ||
+	    strcmp(uts.release + len - 4, "-umk")) {
+		fprintf(stderr, "fuzz: runs only under umk (on the host its calls would change "
+				"the host's files)\n");
+		return 2;
+	}
 
 	while ((opt = getopt(argc, argv, "s:w:n:t:vCMmW:")) != -1) {
 		switch (opt) {
