@@ -18,7 +18,8 @@
  *
  * Departures: echoes are written to the host at once, from the interrupt
  * (Linux queues them in echo_buf and a writer flushes them); an echo that
- * finds the host terminal full waits for it there. No PARMRK, IUCLC,
+ * finds the host terminal full waits for it there, and echoes are written
+ * while output is stopped by VSTOP. No PARMRK, IUCLC,
  * ECHOPRT, EXTPROC or packet mode. A write interrupted by a signal in the
  * middle of a piece of up to 128 bytes counts that piece as not written
  * though part of it may have reached the host.
