@@ -284,6 +284,26 @@ raw_session() {
 	same_screen raw_session
 }
 
+# flow_session WHERE: ^S stops output, echoes included, ^Q starts it.
+flow_session() {
+	start_shell "$1"
+	typeln cat
+	wait_count '^bb\$ cat$' 1
+	key C-s
+	typeln "held back"
+	sleep 0.5
+	grep -q 'held back' <<<"$(screen)" && { screen >&2; fail "output went on after ^S"; }
+	key C-q
+	wait_count '^held back$' 2
+	key C-d
+	wait_count "$PROMPT_RE" 2
+	screen | grep -v '^host\$'
+}
+
+@test "^S stops the terminal's output, echoes included, and ^Q starts it again" {
+	same_screen flow_session
+}
+
 @test "a background cat that reads the terminal is stopped by SIGTTIN, natively and under umk" {
 	local where
 	for where in native umk; do
