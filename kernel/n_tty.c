@@ -17,8 +17,9 @@
  * XTABS, OLCUC) to the host terminal.
  *
  * Departures: echoes are written to the host at once, from the interrupt
- * (Linux queues them in echo_buf and a writer flushes them); an echo that
- * finds the host terminal full waits for it there. No PARMRK, IUCLC,
+ * (Linux queues them in echo_buf and a writer flushes them), unless output
+ * is stopped (VSTOP): then they wait until it starts; an echo that finds
+ * the host terminal full waits for it there. No PARMRK, IUCLC,
  * ECHOPRT, EXTPROC or packet mode. A write interrupted by a signal in the
  * middle of a piece of up to 128 bytes counts that piece as not written
  * though part of it may have reached the host.
@@ -291,7 +292,7 @@ static void n_tty_receive_signal_char(struct tty_struct *tty, int sig, unsigned 
 		n_tty_flush_input(tty);
 	tty_isig(tty, sig);
 	if (I_FLAG(tty, IXON))
-		tty->stopped = false;
+		start_tty(tty);
 	if (L_FLAG(tty, ECHO))
 		echo_char(c, tty);
 	wake_up(&tty->wait);
@@ -351,12 +352,11 @@ static void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
 	}
 	if (special && I_FLAG(tty, IXON)) {
 		if (c == CC(tty, VSTART)) {
-			tty->stopped = false;
-			wake_up(&tty->wait);
+			start_tty(tty);
 			return;
 		}
 		if (c == CC(tty, VSTOP)) {
-			tty->stopped = true;
+			stop_tty(tty);
 			return;
 		}
 	}
@@ -369,10 +369,8 @@ static void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
 			return;
 		}
 	}
-	if (tty->stopped && I_FLAG(tty, IXON) && I_FLAG(tty, IXANY)) {
-		tty->stopped = false;
-		wake_up(&tty->wait);
-	}
+	if (tty->stopped && I_FLAG(tty, IXON) && I_FLAG(tty, IXANY))
+		start_tty(tty);
 	if (special && L_FLAG(tty, ICANON)) {
 		if (c == CC(tty, VERASE) || c == CC(tty, VKILL) ||
 		    (c == CC(tty, VWERASE) && L_FLAG(tty, IEXTEN))) {

@@ -42,7 +42,8 @@ bool tty_output_room(struct tty_struct *tty)
 	return r < 0 || (r & (POLLOUT | POLLHUP | POLLERR | POLLNVAL));
 }
 
-void tty_put_host(struct tty_struct *tty, const char *buf, size_t n)
+/* Write to the host now, whatever the state of output. */
+static void put_host_now(struct tty_struct *tty, const char *buf, size_t n)
 {
 	while (n) {
 		ssize_t r = os_write(tty->host_out, buf, n);
@@ -54,6 +55,32 @@ void tty_put_host(struct tty_struct *tty, const char *buf, size_t n)
 		buf += r;
 		n -= r;
 	}
+}
+
+void tty_put_host(struct tty_struct *tty, const char *buf, size_t n)
+{
+	if (tty->stopped) {
+		n = min(n, sizeof(tty->echo_buf) - tty->echo_len);
+		memcpy(tty->echo_buf + tty->echo_len, buf, n);
+		tty->echo_len += n;
+		return;
+	}
+	put_host_now(tty, buf, n);
+}
+
+void stop_tty(struct tty_struct *tty)
+{
+	tty->stopped = true;
+}
+
+void start_tty(struct tty_struct *tty)
+{
+	if (!tty->stopped)
+		return;
+	tty->stopped = false;
+	put_host_now(tty, tty->echo_buf, tty->echo_len);
+	tty->echo_len = 0;
+	wake_up(&tty->wait);
 }
 
 /* Write n bytes to the host, waiting for room as Linux's n_tty writer
@@ -192,6 +219,7 @@ static void tty_vhangup(struct tty_struct *tty)
 	}
 	tty->session = tty->pgrp = 0;
 	tty->stopped = false;
+	tty->echo_len = 0;
 	wake_up(&tty->wait);
 }
 
@@ -328,18 +356,17 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 			return r;
 		switch (arg) {
 		case TCOOFF:
-			tty->stopped = true;
+			stop_tty(tty);
 			return 0;
 		case TCOON:
-			tty->stopped = false;
-			wake_up(&tty->wait);
+			start_tty(tty);
 			return 0;
 		case TCIOFF:
 		case TCION: {
 			char c = CC(tty, arg == TCIOFF ? VSTOP : VSTART);
 
 			if (c != __DISABLED_CHAR)
-				tty_put_host(tty, &c, 1);
+				put_host_now(tty, &c, 1);	/* tty_send_xchar */
 			return 0;
 		}
 		}

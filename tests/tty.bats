@@ -204,14 +204,19 @@ cat_session() {
 	wait_count '^bb\$ cat$' 1
 	typeln "hello there"
 	wait_count '^hello there$' 2
+	# ^D after some bytes ends the line without a newline; a second ends
+	# cat, and the prompt follows on that line
+	key -l 'partial'
 	key C-d
-	wait_count "$PROMPT_RE" 2
+	wait_for '^partialpartial'
+	key C-d
+	wait_for '^partialpartialbb\$ $'
 	typeln cat
-	wait_count '^bb\$ cat$' 2
+	wait_for '^partialpartialbb\$ cat$'
 	typeln "second"
 	wait_count '^second$' 2
 	key C-c
-	wait_count "$PROMPT_RE" 3
+	wait_count "$PROMPT_RE" 2
 	typeln "echo the shell is alive"
 	wait_for '^the shell is alive$'
 	screen | grep -v '^host\$'
@@ -228,7 +233,7 @@ same_screen() {
 	assert_equal "$output" "$native_screen"
 }
 
-@test "cat in the foreground: typed lines come back, ^D ends it, ^C kills it and the shell stays" {
+@test "cat in the foreground: typed lines come back, ^D ends a line and then cat, ^C kills it and the shell stays" {
 	same_screen cat_session
 	grep -qx '\^C' <<<"$output" || fail "no ^C echoed"
 	[[ $(grep -c '^hello there$' <<<"$output") == 2 ]] || fail "hello there is not echoed and written"
@@ -277,6 +282,26 @@ raw_session() {
 
 @test "raw reads follow VMIN and VTIME as on Linux" {
 	same_screen raw_session
+}
+
+# flow_session WHERE: ^S stops output, echoes included, ^Q starts it.
+flow_session() {
+	start_shell "$1"
+	typeln cat
+	wait_count '^bb\$ cat$' 1
+	key C-s
+	typeln "held back"
+	sleep 0.5
+	grep -q 'held back' <<<"$(screen)" && { screen >&2; fail "output went on after ^S"; }
+	key C-q
+	wait_count '^held back$' 2
+	key C-d
+	wait_count "$PROMPT_RE" 2
+	screen | grep -v '^host\$'
+}
+
+@test "^S stops the terminal's output, echoes included, and ^Q starts it again" {
+	same_screen flow_session
 }
 
 @test "a background cat that reads the terminal is stopped by SIGTTIN, natively and under umk" {

@@ -50,6 +50,8 @@ struct tty_struct {
 	bool lnext;		/* the next byte is literal (VLNEXT) */
 	bool push;		/* a canonical line made readable by a mode change */
 	unsigned int column;	/* the output column (for tabs and erase) */
+	char echo_buf[N_TTY_BUF_SIZE];	/* echoes held while output is stopped */
+	size_t echo_len;
 	unsigned int canon_column;	/* the column where the line began */
 };
 
@@ -146,8 +148,14 @@ void tty_interrupt(void);		/* IRQ_CONSOLE with a console tty */
 /* IRQ_HOSTSIG with a console tty: SIGINT and SIGQUIT to the foreground
  * group, SIGHUP and SIGTERM hang the terminal up. */
 void tty_host_signals(unsigned long sigs);
-/* Write n bytes of the kernel's own to the host now (echoes). */
+/* Write n bytes of the kernel's own to the host (echoes); while output is
+ * stopped they wait in echo_buf (what does not fit is dropped: Linux
+ * drops the oldest instead). */
 void tty_put_host(struct tty_struct *tty, const char *buf, size_t n);
+/* Output stops (VSTOP, TCOOFF) and starts again (VSTART, TCOON, IXANY,
+ * ISIG), the held echoes first (stop_tty, start_tty). */
+void stop_tty(struct tty_struct *tty);
+void start_tty(struct tty_struct *tty);
 /* Write n bytes to the host, waiting for room: 0 or -Exxx. */
 ssize_t tty_write_host(struct tty_struct *tty, struct file *f, const char *buf, size_t n);
 bool tty_output_room(struct tty_struct *tty);	/* may a write go out now? */
