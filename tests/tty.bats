@@ -81,11 +81,15 @@ start_pane() {
 	wait_for '^host\$ '
 }
 
-# shell_cmd WHERE: the command line of busybox's shell natively or under
-# umk (with its trace in $D/trace and $D writable), its pid in $D/pid.
+# shell_cmd WHERE: the command line of the shell under test ($SH_TESTED:
+# busybox's, or the host's bash) natively or under umk (with its trace in
+# $D/trace and $D writable), its pid in $D/pid. The harness programs the
+# scenarios run are under $ROOT, which umk's own /tmp would hide when the
+# tree is a clone in /tmp: umk shows it too.
+SH_TESTED="$BB sh"
 shell_cmd() {
-	local sh="$BB sh"
-	[[ $1 == umk ]] && sh="$ROOT/$UMK --trace=$D/trace --rw $D $BB sh"
+	local sh=$SH_TESTED
+	[[ $1 == umk ]] && sh="$ROOT/$UMK --trace=$D/trace --rw $D --rw $ROOT/$B $SH_TESTED"
 	echo "env ENV=$D/shrc bash -c 'echo \$\$ >$D/pid; exec $sh'"
 }
 
@@ -156,6 +160,25 @@ stop_fg() {
 	trace_has 'restart clock_nanosleep ERESTART_RESTARTBLOCK -> restart_syscall \(no handler\)'
 	trace_has 'restart restart_syscall -> hrtimer_nanosleep_restart'
 	trace_has 'exit restart_syscall = 0'
+}
+
+@test "the host's bash, dynamically linked, on the terminal: sleep 2, ^Z, jobs, fg ends on time through restart_syscall, as natively" {
+	# bash reads its prompt from the rc file instead of $ENV
+	SH_TESTED="/bin/bash --noprofile --rcfile $D/shrc -i"
+	local native_s umk_s
+	native_s=$(stop_fg native)
+	between "$native_s" 1.8 2.6 "natively, bash's sleep 2 stopped and continued took"
+	screen >"$D/native.screen"
+	teardown
+	umk_s=$(stop_fg umk)
+	between "$umk_s" 1.8 2.6 "under umk, bash's sleep 2 stopped and continued took"
+	screen >"$D/umk.screen"
+	diff -u --label native --label umk <(grep -v '^host\$' "$D/native.screen") \
+		<(grep -v '^host\$' "$D/umk.screen") || fail "the screens differ (diff above)"
+	stderr=$(cat "$D/trace")
+	trace_has '^[0-9]+ task exec /usr/bin/sleep$|^[0-9]+ task exec /bin/sleep$'
+	trace_has 'restart clock_nanosleep ERESTART_RESTARTBLOCK -> restart_syscall \(no handler\)'
+	trace_has 'restart restart_syscall -> hrtimer_nanosleep_restart'
 }
 
 # stop_cont WHERE: sleep 5 in the background, kill -STOP %1 at 1 s,
