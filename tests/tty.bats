@@ -150,9 +150,15 @@ stop_fg() {
 	umk_s=$(stop_fg umk)
 	between "$umk_s" 1.8 2.6 "under umk, sleep 2 stopped and continued took"
 	screen >"$D/umk.screen"
-	# the shell showed the same: the stopped job, jobs, fg
-	diff -u --label native --label umk <(grep -v '^host\$' "$D/native.screen") \
-		<(grep -v '^host\$' "$D/umk.screen") || fail "the screens differ (diff above)"
+	# the shell showed the same: the stopped job, jobs, fg. The echo of ^Z
+	# and the shell's report of the stopped job race (the shell may write
+	# its carriage return before or after the echo: on a loaded host the
+	# line once read "^Z[1]+  Stopped"), so an echo left before the report
+	# is not compared.
+	diff -u --label native --label umk \
+		<(grep -v '^host\$' "$D/native.screen" | sed 's/^^Z\[/[/') \
+		<(grep -v '^host\$' "$D/umk.screen" | sed 's/^^Z\[/[/') ||
+		fail "the screens differ (diff above)"
 	# the sleep was stopped inside clock_nanosleep and continued through
 	# restart_syscall with the deadline it had
 	stderr=$(cat "$D/trace")
