@@ -13,7 +13,7 @@
 #
 # Peers (none unless asked; this script installs nothing):
 #   uml      User-Mode Linux (Debian user-mode-linux: `linux`), booted with
-#            the host's / as its root over hostfs and benchrun as init
+#            the host's / read-only as its root over hostfs and benchrun as init
 #   gvisor   gVisor (Debian runsc): runsc --platform=ptrace --network=none do
 # A peer that is not installed, or does not boot, gets its reason in every
 # cell of its column. A probe that times out in a column is not run there
@@ -179,9 +179,10 @@ run_peer() {
 	[[ -s $list ]] || return 0
 	case $p in
 	uml)
-		# hostfs root: the host's files as UML's; benchrun as init gets
+		# hostfs root, read-only: the probes write nothing, and UML runs
+		# as root, which must not change the host's files; benchrun as init gets
 		# BENCH_LIST (init's environment); its console is our stdout.
-		timeout -k 5 "$total" taskset -c "$CPU" linux mem=1024M rootfstype=hostfs rootflags=/ rw \
+		timeout -k 5 "$total" taskset -c "$CPU" linux mem=1024M rootfstype=hostfs rootflags=/ ro \
 			quiet con=null con0=fd:0,fd:1 init="$H/benchrun" BENCH_LIST="$list" \
 			</dev/null >"$log" 2>&1 || true ;;
 	gvisor)
