@@ -486,9 +486,7 @@ static struct hostmem *hostfs_get_hostmem(struct file *f, int *err)
 		*err = fd;
 		return NULL;
 	}
-	h = kmalloc(sizeof(*h));
-	h->count = 1;
-	h->fd = fd;
+	h = hostmem_of_fd(fd);
 	if (shareable && nr_ro_maps < RO_MAPS_MAX) {
 		ro_maps[nr_ro_maps].dev = st.st_dev;
 		ro_maps[nr_ro_maps].ino = st.st_ino;

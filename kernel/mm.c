@@ -81,17 +81,20 @@ int mm_init(void)
 	return -ENOMEM;
 }
 
-struct hostmem *hostmem_create(const char *name)
+struct hostmem *hostmem_of_fd(int fd)
 {
-	int fd = os_memfd_create(name);
-	struct hostmem *h;
+	struct hostmem *h = kmalloc(sizeof(*h));
 
-	if (fd < 0)
-		return NULL;
-	h = kmalloc(sizeof(*h));
 	h->count = 1;
 	h->fd = fd;
 	return h;
+}
+
+struct hostmem *hostmem_create(const char *name)
+{
+	int fd = os_memfd_create(name);
+
+	return fd < 0 ? NULL : hostmem_of_fd(fd);
 }
 
 void hostmem_put(struct hostmem *h)

@@ -196,6 +196,11 @@ static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned l
 	return newload / FIXED_1;
 }
 
+u64 task_sched_runtime(struct task_struct *t)
+{
+	return t->sum_exec_ns + (t == current ? ktime_get() - t->last_ran : 0);
+}
+
 static unsigned long nr_running(void)
 {
 	return runqueue.nr + (current != idle_task && current->state == TASK_RUNNING);

@@ -464,11 +464,6 @@ long sys_setsid(void)
  * memory, the largest kept as ru_maxrss. Page faults are the host's: umk
  * never sees them, and counts none.
  */
-static u64 task_exec_ns(struct task_struct *t)
-{
-	return t->sum_exec_ns + (t == current ? ktime_get() - t->last_ran : 0);
-}
-
 static void sample_rss(struct task_struct *t)
 {
 	unsigned long kib = mm_rss_kib(t->mm);
@@ -482,7 +477,7 @@ void account_exit(struct task_struct *tsk)
 	struct signal_struct *sig = tsk->signal;
 
 	sample_rss(tsk);
-	sig->dead_exec_ns += task_exec_ns(tsk);
+	sig->dead_exec_ns += task_sched_runtime(tsk);
 	sig->dead_nvcsw += tsk->nvcsw;
 	sig->dead_nivcsw += tsk->nivcsw;
 	/* Counted once: a zombie leader's time is in dead_exec_ns now. */
@@ -515,7 +510,7 @@ void getrusage_task(struct task_struct *p, int who, struct rusage *r)
 
 	memset(r, 0, sizeof(*r));
 	if (who == RUSAGE_THREAD) {
-		ns = task_exec_ns(p);
+		ns = task_sched_runtime(p);
 		r->ru_nvcsw = p->nvcsw;
 		r->ru_nivcsw = p->nivcsw;
 		sample_rss(p);
@@ -532,7 +527,7 @@ void getrusage_task(struct task_struct *p, int who, struct rusage *r)
 		r->ru_nvcsw += sig->dead_nvcsw;
 		r->ru_nivcsw += sig->dead_nivcsw;
 		list_for_each_entry(t, &sig->thread_head, thread_node) {
-			ns += task_exec_ns(t);
+			ns += task_sched_runtime(t);
 			r->ru_nvcsw += t->nvcsw;
 			r->ru_nivcsw += t->nivcsw;
 		}

@@ -83,10 +83,10 @@ static s64 cputime_ns(int clockid)
 	s64 sum = 0;
 
 	if (clockid == CLOCK_THREAD_CPUTIME_ID)
-		return current->sum_exec_ns + (ktime_get() - current->last_ran);
+		return task_sched_runtime(current);
 	list_for_each_entry(t, &current->signal->thread_head, thread_node)
-		sum += t->sum_exec_ns;
-	return sum + (ktime_get() - current->last_ran);
+		sum += task_sched_runtime(t);
+	return sum;
 }
 
 s64 clock_get_ns(int clockid)

@@ -113,6 +113,9 @@ struct hostmem {
 /* A new empty object (size 0: the owner sets it with os_ftruncate), or
  * NULL when the host refuses one (out of fds or memory). */
 struct hostmem *hostmem_create(const char *name);
+/* The object over a host fd of the caller's, which it takes over (a host
+ * file that mappings share: kernel/hostfs.c). */
+struct hostmem *hostmem_of_fd(int fd);
 static inline struct hostmem *hostmem_get(struct hostmem *h)
 {
 	h->count++;

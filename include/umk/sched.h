@@ -270,7 +270,10 @@ static inline bool rt_policy(int policy)
 
 /* kernel/fork.c */
 void task_count_dec(void);
-int nr_tasks(void);		/* tasks that exist, zombies included, idle not */
+int nr_tasks(void);
+/* kernel/sched.c: t's time on the CPU in ns, the running slice of the
+ * current task included (Linux's task_sched_runtime). */
+u64 task_sched_runtime(struct task_struct *t);		/* tasks that exist, zombies included, idle not */
 /* kernel/sched.c: the 1, 5 and 15 minute load averages, as sysinfo gives
  * them (fixed point, 1 << 16 is 1.0) */
 void get_avenrun(unsigned long loads[3]);
