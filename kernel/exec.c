@@ -440,6 +440,10 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	exec_mm_release(tsk, old_mm);
 	tsk->mm = bprm->mm;
 	bprm->mm = NULL;
+	/* The region the task found last is old_mm's, freed below: the new
+	 * mm's seqnum may well equal the one the cache was taken at (Linux's
+	 * vmacache_flush in exec_mmap). */
+	tsk->vmacache = NULL;
 	switch_mm(tsk->mm);	/* again, if de_thread slept */
 	mmput(old_mm);
 	set_mm_exe_file(tsk->mm, bprm);
