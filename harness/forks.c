@@ -74,7 +74,9 @@ static pid_t xfork(void)
 static int isolate(void)
 {
 	static int global = 1;
-	char *fixed = mmap((void *)0x200000000UL, 4096, PROT_READ | PROT_WRITE,
+	/* Fixed addresses here are below 2 GiB: in umk's ASan build the
+	 * user window ends there (include/umk/mm.h). */
+	char *fixed = mmap((void *)0x20000000UL, 4096, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	int to_child[2], to_parent[2];
 	pid_t pid;
@@ -315,7 +317,7 @@ static int efault(void)
 		die("pipe: %s", errno_name(errno));
 	pid = xfork();
 	if (pid == 0) {
-		p = mmap((void *)0x300000000UL, 4096, PROT_READ | PROT_WRITE,
+		p = mmap((void *)0x30000000UL, 4096, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (p == MAP_FAILED)
 			die("mmap: %s", errno_name(errno));
@@ -392,7 +394,7 @@ static int heap(void)
 }
 
 #define FRESH_PAGES 64
-#define FRESH_OWN ((char *)0x300000000)	/* the children's own region */
+#define FRESH_OWN ((char *)0x30000000)	/* the children's own region */
 
 /* How many bytes of [p, p + n) are not zero. */
 static long nonzero(const char *p, long n)

@@ -5,15 +5,17 @@
  *                     exhaust the kernel's memory
  *   limits threads    create threads until pthread_create() fails: EAGAIN
  *                     at the kernel's thread limit
- *   limits space      map 1 TiB regions (PROT_NONE, nothing touched) until
- *                     mmap fails: ENOMEM when the address space is full
- *                     (128 TiB natively, umk's 64 TiB user window), then
- *                     one region given back lets a small mapping in
+ *   limits space [MIB]  map 1 TiB regions, or MIB MiB ones (PROT_NONE,
+ *                     nothing touched), until mmap fails: ENOMEM when the
+ *                     address space is full (128 TiB natively, umk's user
+ *                     window: 64 TiB, 2 GiB in its ASan build), then one
+ *                     region given back lets a small mapping in
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -59,21 +61,26 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "space")) {
+		unsigned long mib = argc > 2 ? strtoul(argv[2], NULL, 0) : 1UL << 20;
+		unsigned long size = mib << 20;
 		void *last = NULL, *p;
 
 		for (n = 0;; n++) {
-			p = mmap(NULL, 1UL << 40, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 				 -1, 0);
 			if (p == MAP_FAILED)
 				break;
 			last = p;
 		}
-		printf("mmap of 1 TiB: %s after %ld\n", errno_name(errno), n);
-		if (!last || munmap(last, 1UL << 40))
+		if (mib % (1UL << 20))
+			printf("mmap of %lu MiB: %s after %ld\n", mib, errno_name(errno), n);
+		else
+			printf("mmap of %lu TiB: %s after %ld\n", mib >> 20, errno_name(errno), n);
+		if (!last || munmap(last, size))
 			die("munmap: %s", errno_name(errno));
 		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		printf("after munmap of one, a page: %s\n", p == MAP_FAILED ? errno_name(errno) : "mapped");
 		return 0;
 	}
-	die("usage: limits sigqueue|threads|space");
+	die("usage: limits sigqueue|threads|space [MIB]");
 }

@@ -55,7 +55,7 @@ $s/offset-wraps: truncated or inconsistent ELF headers: segment 0 extends beyond
 $s/memsz-wraps: truncated or inconsistent ELF headers: segment 0 outside the user address space
 $s/overlap: truncated or inconsistent ELF headers: segment 1 overlaps or precedes segment 0
 $s/entry-outside: truncated or inconsistent ELF headers: entry point 0x400000000000 outside every PT_LOAD segment
-$s/memsz-huge: needs 2049 MiB, more than umk can give (1024 MiB)
+$s/memsz-huge: needs 1026 MiB, more than umk can give (1024 MiB)
 $s/interp: ok
 $s/interp-nonul: truncated or inconsistent ELF headers: PT_INTERP is not one NUL-terminated path
 $s/text: not an ELF file"

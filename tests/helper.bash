@@ -17,6 +17,11 @@
 #                              With -p, the native run is pinned to CPU 0
 #                              (taskset), as umk has one CPU.
 #                              $output, $stderr and $status are umk's.
+#   umk_asan                   succeed when $UMK is the ASan build (make
+#                              SANITIZE=address: it links libasan)
+#   umk_window_mib             print the size of umk's user window in MiB
+#                              (include/umk/mm.h): 64 TiB, or the 2 GiB below
+#                              ASan's shadow in the ASan build
 #   require_umk                skip the test when umk cannot start on this
 #                              host (no Syscall User Dispatch); umk, run_umk
 #                              and same_as_native call it, and so must a test
@@ -88,6 +93,18 @@ _umk_cannot_start() {
 		mv -f "$cache.$$" "$cache"
 	fi
 	[[ -s $cache ]]
+}
+
+umk_asan() {
+	readelf -d "$UMK" 2>/dev/null | grep -q 'NEEDED.*libasan'
+}
+
+umk_window_mib() {
+	if umk_asan; then
+		echo $(((0x7fff0000 - 0x10000) >> 20))
+	else
+		echo $((0x400000000000 >> 20))
+	fi
 }
 
 require_umk() {

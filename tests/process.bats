@@ -7,9 +7,9 @@ load helper
 
 @test "a forked child's writes do not reach the parent, and one fixed address holds different data in two processes" {
 	same_as_native $H/forks isolate
-	assert_output 'child: global 2, 0x200000000 holds "child'"'"'s"
+	assert_output 'child: global 2, 0x20000000 holds "child'"'"'s"
 fork: child exit 0
-parent: global 1, 0x200000000 holds "parent'"'"'s"'
+parent: global 1, 0x20000000 holds "parent'"'"'s"'
 }
 
 @test "MAP_SHARED anonymous memory stays shared after fork, and a shared futex in it wakes the other process" {
@@ -79,7 +79,7 @@ parent: nanosleep = 0, slept at least 600 ms'
 
 @test "a pointer into another process's memory is EFAULT to the caller" {
 	same_as_native $H/forks efault
-	assert_output 'write(1, child'"'"'s 0x300000000, 17) = EFAULT
+	assert_output 'write(1, child'"'"'s 0x30000000, 17) = EFAULT
 child exit 0'
 }
 
