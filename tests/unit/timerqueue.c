@@ -116,5 +116,6 @@ int main(void)
 			return 1;
 	printf("timerqueue: %ld adds, %ld deletes, %ld pops match the reference\n", adds, dels,
 	       pops);
+	free(q.heap);	/* the kernel's queues live as long as umk; this one ends */
 	return 0;
 }
