@@ -10,6 +10,9 @@
 #   make gdb PROG=build/harness/hello [ARGS=...] [CLOCK=host]   debug umk running PROG
 #   make SANITIZE=undefined [test]   the same with UBSan in arch/ and kernel/,
 #                   in build-ubsan/ (BUILD=DIR chooses another directory)
+#   make SANITIZE=address [test]   the same with ASan, in build-asan/; the
+#                   user window is then the 2 GiB below ASan's shadow
+#                   (include/umk/mm.h), and two tests say why they skip
 #   make fuzz [FUZZ_SECONDS=600]   fuzz the ELF loader's checks (libFuzzer)
 #                   and the system calls (build/harness/fuzz), each that long
 #
@@ -25,8 +28,10 @@ ifeq ($(SANITIZE),)
 BUILD   := build
 else ifeq ($(SANITIZE),undefined)
 BUILD   := build-ubsan
+else ifeq ($(SANITIZE),address)
+BUILD   := build-asan
 else
-$(error SANITIZE=$(SANITIZE): only SANITIZE=undefined is supported)
+$(error SANITIZE=$(SANITIZE): only SANITIZE=undefined and SANITIZE=address are supported)
 endif
 GCC_INC := $(shell $(CC) -print-file-name=include)
 
@@ -63,6 +68,24 @@ KERNEL_CFLAGS += $(SAN_CFLAGS)
 ARCH_KCFLAGS  += $(SAN_CFLAGS)
 LDFLAGS       += $(SAN_LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(UBSAN_HANDLERS))
 WALL_ALLOWED  := $(UBSAN_HANDLERS)
+endif
+# SANITIZE=address: ASan in umk's own code (arch/, kernel/), with the user
+# window below ASan's shadow (include/umk/mm.h). Its runtime calls that use
+# TLS (a report, unpoisoning the stack before a noreturn call) go through
+# arch/asan.c's __wrap_ functions, which load glibc's FS base first, as
+# UBSan's handlers do; ASAN_WRAPPED lists them, the other __asan_ symbols
+# kernel/ may import (ASAN_ALLOWED) touch no TLS or run only before main.
+ASAN_WRAPPED := __asan_handle_no_return $(foreach a,load store, \
+	$(addprefix __asan_report_$(a),1 2 4 8 16 _n))
+ASAN_ALLOWED := __asan_init __asan_version_mismatch_check_v8 __asan_register_globals \
+	__asan_unregister_globals __asan_poison_stack_memory __asan_unpoison_stack_memory
+ifeq ($(SANITIZE),address)
+SAN_CFLAGS  := -fsanitize=address --param asan-use-after-return=0 -DUMK_ASAN
+SAN_LDFLAGS := -fsanitize=address
+KERNEL_CFLAGS += $(SAN_CFLAGS)
+ARCH_KCFLAGS  += $(SAN_CFLAGS)
+LDFLAGS       += $(SAN_LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(ASAN_WRAPPED))
+WALL_ALLOWED  := $(ASAN_WRAPPED) $(ASAN_ALLOWED)
 endif
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c))
@@ -158,6 +181,11 @@ $(BUILD)/wall.ok: $(OBJS)
 		grep -vxF -e __ubsan_none $(addprefix -e ,$(UBSAN_HANDLERS))); \
 	if [ -n "$$bad" ]; then \
 		echo "make: umk calls UBSan handlers that UBSAN_HANDLERS lacks: $$bad" >&2; \
+		exit 1; fi
+	$(Q)bad=$$(nm -u $(OBJS) | awk '$$2 ~ /^__asan_(report|handle|stack_malloc)/ { print $$2 }' | \
+		sort -u | grep -vxF -e __asan_none $(addprefix -e ,$(ASAN_WRAPPED))); \
+	if [ -n "$$bad" ]; then \
+		echo "make: umk calls ASan runtime functions that ASAN_WRAPPED lacks: $$bad" >&2; \
 		exit 1; fi
 	$(Q)rm -f $@.defined && touch $@
 
@@ -311,7 +339,8 @@ shell: all
 # The second pass runs the tests of threads, signals, restarts and the trace
 # again on the FS base path of hosts without FSGSBASE (docs/design.md).
 NOFSGSBASE_TESTS := differential process restart resume scenario sched select signals syscalls trace
-# UMK_BUILD tells the tests which build to run (build-ubsan/ for SANITIZE).
+# UMK_BUILD tells the tests which build to run (build-ubsan/ or build-asan/
+# for SANITIZE).
 # The tests of the build itself (the wall, the syscall table, make run and
 # make gdb) check the plain build in build/, which SANITIZE=... test makes
 # too.

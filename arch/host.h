@@ -91,6 +91,24 @@ void oops(const char *what, int sig, const siginfo_t *si, const ucontext_t *uc);
 struct task_struct;
 void arch_boot_switch(struct task_struct *idle, void (*fn)(void *), void *arg) __attribute__((noreturn));
 
+/* asan.c (make SANITIZE=address): what ASan must know of kernel stacks */
+#ifdef UMK_ASAN
+void asan_switch_start(void **save, const void *bottom, unsigned long size);
+void asan_switch_finish(void *save);
+void asan_unpoison(const void *addr, unsigned long size);
+#else
+static inline __tls_free void asan_switch_start(void **save, const void *bottom,
+						unsigned long size)
+{
+}
+static inline __tls_free void asan_switch_finish(void *save)
+{
+}
+static inline __tls_free void asan_unpoison(const void *addr, unsigned long size)
+{
+}
+#endif
+
 /* irq.c */
 void irq_record(int irq);
 void irq_record_host_signal(int sig);

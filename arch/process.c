@@ -39,6 +39,7 @@ struct arch_context {
 	unsigned long sp;
 	void (*fn)(void *);		/* where a new context starts */
 	void *arg;
+	void *asan_fake_stack;		/* ASan's, while switched out (asan.c) */
 };
 
 /* The switched-out context's registers, as arch/switch.S pushed them. */
@@ -71,6 +72,7 @@ void *arch_alloc_kstack(void)
 
 void arch_free_kstack(void *base)
 {
+	asan_unpoison(base, THREAD_SIZE);
 	munmap((char *)base - PAGE_SIZE, THREAD_SIZE + PAGE_SIZE);
 }
 
@@ -93,6 +95,7 @@ static void kthread_trampoline(void)
 {
 	struct arch_context *ctx = *task_arch_context(get_current());
 
+	asan_switch_finish(NULL);
 	ctx->fn(ctx->arg);
 	panic("kthread_trampoline: %s returned", task_comm(get_current()));
 }
@@ -168,7 +171,8 @@ struct pt_regs *arch_init_user_frame(struct task_struct *p, const struct pt_regs
  * No glibc runs here and __switch_to_asm touches no TLS, so this need not
  * load glibc's FS base (__tls_free): without FSGSBASE, a switch between two
  * tasks that go straight back to user mode then costs no arch_prctl.
- * panic() loads it itself.
+ * panic() loads it itself, and so do the ASan build's asan_switch_start and
+ * asan_switch_finish, which tell ASan that the stack changes (arch/asan.c).
  */
 void __tls_free arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
@@ -177,7 +181,9 @@ void __tls_free arch_switch_to(struct task_struct *prev, struct task_struct *nex
 	if (!from || !to)
 		panic("arch_switch_to: switch %d -> %d: no context", task_pid_nr(prev),
 		      task_pid_nr(next));
+	asan_switch_start(&from->asan_fake_stack, task_stack_base(next), THREAD_SIZE);
 	__switch_to_asm(&from->sp, to->sp);
+	asan_switch_finish(from->asan_fake_stack);
 }
 
 /* Boot: run fn on the idle task's kernel stack. The host stack of main() is
@@ -188,6 +194,7 @@ void arch_boot_switch(struct task_struct *idle, void (*fn)(void *), void *arg)
 
 	if (arch_setup_kthread(idle, fn, arg))
 		panic("arch_boot_switch: no memory");
+	asan_switch_start(NULL, task_stack_base(idle), THREAD_SIZE);
 	__switch_to_asm(&boot_sp, (*task_arch_context(idle))->sp);
 	panic("arch_boot_switch: returned to main");
 }

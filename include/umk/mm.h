@@ -28,7 +28,16 @@
  * (ulimit -v) the window is smaller (mm_init). A mapping must end at or
  * below TASK_SIZE, as on Linux. */
 #define USER_WINDOW_START 0x10000UL
+#ifndef UMK_ASAN
 #define USER_WINDOW_MAX 0x400000000000UL	/* 64 TiB */
+#else
+/* make SANITIZE=address: ASan's shadow of x86-64 is fixed at
+ * [0x7fff8000, 0x10007fff8000) (its runtime maps it from the page below,
+ * 0x7fff7000), and the part of the address space below it (its LowMem) is
+ * what the window can have: about 2 GiB, as a 32-bit process, which still
+ * holds static programs at 0x400000, their heaps, mappings and stacks. */
+#define USER_WINDOW_MAX 0x7fff0000UL
+#endif
 extern unsigned long task_size;		/* the window's end, set at boot */
 #define TASK_SIZE task_size
 #define STACK_TOP TASK_SIZE		/* the main stack ends here */
