@@ -51,7 +51,7 @@ u64 ktime_get(void)
 	return clock_virtual ? virtual_now : (u64)os_clock_ns(CLOCK_MONOTONIC);
 }
 
-u64 ktime_since_boot(void)
+u64 ktime_boot(void)
 {
 	static bool booted;
 
@@ -59,7 +59,14 @@ u64 ktime_since_boot(void)
 		boot_ns = ktime_get();
 		booted = true;
 	}
-	return ktime_get() - boot_ns;
+	return boot_ns;
+}
+
+u64 ktime_since_boot(void)
+{
+	u64 boot = ktime_boot();
+
+	return ktime_get() - boot;
 }
 
 bool clock_valid(int clockid)
@@ -194,7 +201,7 @@ static void run_expired(struct timerqueue_head *head, u64 now)
 	while ((t = timerqueue_getnext(head)) && t->expires <= now) {
 		timerqueue_del(head, t);
 		t->pending = false;
-		trace_with(TR_TIMER, &(struct trace_fields){ .what = t->name }, "%s expired", t->name);
+		trace_event(TR_TIMER, &(struct trace_fields){ .what = t->name }, 0);
 		t->function(t);
 	}
 }

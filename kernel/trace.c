@@ -66,16 +66,23 @@ void trace_sink_write(int sink, const char *buf, size_t n)
 	os_console_err_try(msg);
 }
 
-static struct trace_entry *trace_next(enum trace_event ev)
+/* The next ring entry, stamped now (ktime_get's reading, or 0 for a
+ * fresh one). */
+static struct trace_entry *trace_next_at(enum trace_event ev, u64 now)
 {
 	struct trace_entry *e = &trace_ring.e[trace_ring.head++ & (TRACE_RING_SIZE - 1)];
 
-	e->ts = ktime_since_boot();
+	e->ts = now ? now - ktime_boot() : ktime_since_boot();
 	e->pid = current->pid;
 	e->event = ev;
 	e->f = (struct trace_fields){ 0 };
 	e->task.known = false;
 	return e;
+}
+
+static struct trace_entry *trace_next(enum trace_event ev)
+{
+	return trace_next_at(ev, 0);
 }
 
 static void trace_text_line(int sink, const struct trace_entry *e)
@@ -129,6 +136,38 @@ void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *
 	e->msg[0] = '\0';
 	if (args)
 		memcpy(e->args, args, sizeof(e->args));
+	trace_emit(e);
+}
+
+/* The text of an event that trace_event recorded without one: what
+ * trace_with's format would have made of the same fields. harness/gdb's
+ * umk-trace makes the same text from a ring entry. */
+static void trace_fields_text(struct trace_entry *e)
+{
+	switch (e->event) {
+	case TR_SWITCH:
+		snprintf(e->msg, sizeof(e->msg), "%d -> %d (%s)", e->pid, e->f.other, e->f.what);
+		break;
+	case TR_WAKEUP:
+		snprintf(e->msg, sizeof(e->msg), "%d", e->f.other);
+		break;
+	case TR_TIMER:
+		snprintf(e->msg, sizeof(e->msg), "%s expired", e->f.what);
+		break;
+	default:
+		panic("trace_event: %s has no text made from its fields", trace_event_name(e->event));
+	}
+}
+
+void trace_event(enum trace_event ev, const struct trace_fields *f, u64 now)
+{
+	struct trace_entry *e = trace_next_at(ev, now);
+
+	e->f = *f;
+	e->msg[0] = '\0';
+	if (!trace_writing())
+		return;
+	trace_fields_text(e);
 	trace_emit(e);
 }
 

@@ -325,3 +325,21 @@ section() {
 	assert_line 'stopper: nanosleep(500 ms) = 0 at 500 ms, rmtp says 400 ms were left'
 	assert_output --partial 'exited normally'
 }
+
+@test "without --trace, umk-trace shows switches, wake-ups and timers as --trace writes them" {
+	# recorded as fields only (trace_event) and given their text by
+	# umk-trace; under virtual time both runs are the same, times included
+	local file=$BATS_TEST_TMPDIR/trace
+	run "$UMK" --clock=virtual --trace="$file" "$H"/demo
+	assert_success
+	umk_gdb -ex 'break sys_exit_group if $umk_current()->pid == 1' -ex run \
+		-ex "pipe umk-trace 4096 | cat >$file.ring" -ex kill -- --clock=virtual "$H"/demo
+	local kinds='^[0-9.]+ [0-9]+ (switch|wakeup|timer) '
+	grep -Eq '^[0-9.]+ [0-9]+ switch [0-9]+ -> [0-9]+ \((sleep|exit|wakeup)\)$' "$file.ring"
+	grep -Eq '^[0-9.]+ [0-9]+ wakeup [0-9]+$' "$file.ring"
+	grep -Eq '^[0-9.]+ [0-9]+ timer [a-z_]+ expired$' "$file.ring"
+	# the written trace up to where gdb stopped
+	sed -n '/^[0-9.]* 1 enter exit_group(/q;p' "$file" >"$file.upto"
+	assert_equal "$(grep -E "$kinds" "$file.ring")" \
+		"$(grep -E "$kinds" "$file.upto" | tail -n "$(grep -cE "$kinds" "$file.ring")")"
+}

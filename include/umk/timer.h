@@ -66,9 +66,11 @@ u64 cpu_clock(void);		/* ns on the clock of time slices (above) */
  * virtual clock on by ns, so a program that spins until time passes sees
  * it pass. */
 void virtual_clock_forward(u64 ns);
+/* For the trace: ktime_get()'s reading when umk started, and the ns since. */
+u64 ktime_boot(void);
 u64 ktime_since_boot(void);
 /* --clock=virtual (kernel/time.c): set by start_kernel, never after. */
-extern bool clock_virtual;	/* ns since umk started, for the trace */
+extern bool clock_virtual;
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
 /* clock_getres in ns, or -EINVAL for a clock umk does not have. */
