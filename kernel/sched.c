@@ -443,7 +443,7 @@ bool wake_up_state(struct task_struct *p, long state)
 	p->state = TASK_RUNNING;
 	if (p == current)
 		return true;
-	trace_event(TR_WAKEUP, &(struct trace_fields){ .other = p->pid }, 0);
+	trace_event(TR_WAKEUP, &(struct trace_fields){ .other = p->pid });
 	enqueue_task(p, false);
 	if (current == idle_task || task_rank(p) > task_rank(current))
 		resched_curr();
@@ -551,7 +551,7 @@ void schedule(void)
 	else
 		prev->nvcsw++;
 	why = switch_reason(prev);
-	trace_event(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why }, now);
+	trace_event(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why });
 
 	rseq_preempt(prev);
 	/* The next task's address space into the user window; a task without

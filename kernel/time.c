@@ -201,7 +201,7 @@ static void run_expired(struct timerqueue_head *head, u64 now)
 	while ((t = timerqueue_getnext(head)) && t->expires <= now) {
 		timerqueue_del(head, t);
 		t->pending = false;
-		trace_event(TR_TIMER, &(struct trace_fields){ .what = t->name }, 0);
+		trace_event(TR_TIMER, &(struct trace_fields){ .what = t->name });
 		t->function(t);
 	}
 }

@@ -66,23 +66,26 @@ void trace_sink_write(int sink, const char *buf, size_t n)
 	os_console_err_try(msg);
 }
 
-/* The next ring entry, stamped now (ktime_get's reading, or 0 for a
- * fresh one). */
-static struct trace_entry *trace_next_at(enum trace_event ev, u64 now)
+/* The ns since boot an event is stamped with: the kernel's clock when the
+ * event is written out (or the clock is virtual, a variable), else the
+ * cheaper trace clock (arch/), within a microsecond of it. */
+static u64 trace_clock(void)
+{
+	if (clock_virtual || trace_writing())
+		return ktime_since_boot();
+	return os_trace_clock_ns() - ktime_boot();
+}
+
+static struct trace_entry *trace_next(enum trace_event ev)
 {
 	struct trace_entry *e = &trace_ring.e[trace_ring.head++ & (TRACE_RING_SIZE - 1)];
 
-	e->ts = now ? now - ktime_boot() : ktime_since_boot();
+	e->ts = trace_clock();
 	e->pid = current->pid;
 	e->event = ev;
 	e->f = (struct trace_fields){ 0 };
 	e->task.known = false;
 	return e;
-}
-
-static struct trace_entry *trace_next(enum trace_event ev)
-{
-	return trace_next_at(ev, 0);
 }
 
 static void trace_text_line(int sink, const struct trace_entry *e)
@@ -159,9 +162,9 @@ static void trace_fields_text(struct trace_entry *e)
 	}
 }
 
-void trace_event(enum trace_event ev, const struct trace_fields *f, u64 now)
+void trace_event(enum trace_event ev, const struct trace_fields *f)
 {
-	struct trace_entry *e = trace_next_at(ev, now);
+	struct trace_entry *e = trace_next(ev);
 
 	e->f = *f;
 	e->msg[0] = '\0';

@@ -111,9 +111,8 @@ void trace_with(enum trace_event ev, const struct trace_fields *f, const char *f
 	__printf(3, 4);
 /* A switch, a wake-up or a timer's expiry, the events of every sleep:
  * recorded with its fields only, the text made from them (trace_fields_text)
- * only when the trace is written out, and by gdb's umk-trace. now: the
- * caller's ktime_get() reading, or 0 to take one. */
-void trace_event(enum trace_event ev, const struct trace_fields *f, u64 now);
+ * only when the trace is written out, and by gdb's umk-trace. */
+void trace_event(enum trace_event ev, const struct trace_fields *f);
 /* A system call's entry or exit, in the ring only: no formatting, for the
  * hot path when nobody reads the trace as it goes. args: an entry's six
  * raw arguments (NULL for an exit). */
