@@ -70,18 +70,21 @@ struct trace_task {
 	char comm[16];
 };
 
+/* What every event writes comes first, in the entry's first two cache
+ * lines: the ring is larger than the CPU's caches, and each event the
+ * kernel records without text touches only those. */
 struct trace_entry {
 	u64 ts;				/* ns since boot */
 	pid_t pid;			/* the task the event happened in */
 	enum trace_event event;
 	struct trace_fields f;
-	struct trace_task task;		/* TR_TASK with a kind only */
-	char msg[TRACE_MSG_LEN];	/* the text form's details; empty for a
-					 * syscall recorded unformatted
-					 * (trace_syscall) */
 	unsigned long args[6];		/* an unformatted enter: the raw
 					 * arguments (gdb's umk-trace) */
-};
+	struct trace_task task;		/* TR_TASK with a kind only */
+	char msg[TRACE_MSG_LEN];	/* the text form's details; empty for
+					 * an event recorded without text
+					 * (trace_syscall, trace_event) */
+} __attribute__((aligned(64)));
 
 struct trace_ring {
 	u64 head;			/* entries written in all */
