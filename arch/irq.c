@@ -55,8 +55,15 @@ unsigned long __tls_free arch_take_host_signals(void)
 	return __atomic_exchange_n(&host_signals_pending, 0, __ATOMIC_SEQ_CST);
 }
 
+/* Every return to user mode asks, and there is seldom anything: a plain
+ * load first. The exchange is a locked instruction, which waits for every
+ * store before it to complete (the trace ring's among them); an interrupt
+ * recorded just after the load is found at the next check, as one that
+ * came a moment later would be. */
 unsigned long __tls_free arch_take_pending_irqs(void)
 {
+	if (!irq_pending)
+		return 0;
 	return __atomic_exchange_n(&irq_pending, 0, __ATOMIC_SEQ_CST);
 }
 
