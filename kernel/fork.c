@@ -103,6 +103,7 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&p->sibling);
 	INIT_LIST_HEAD(&p->thread_node);
 	INIT_LIST_HEAD(&p->pending.list);
+	INIT_LIST_HEAD(&p->pid_chain);
 	p->orig_ax = -1;
 	p->sas_ss_flags = SS_DISABLE;
 	return p;
@@ -221,6 +222,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	if (arch_setup_kthread(p, ret_from_fork, NULL))
 		panic("copy_process: no host memory for pid %d's context", p->pid);
 	list_add_tail(&p->tasks, &task_list);
+	attach_pid(p);
 	nr_threads++;
 	return p;
 }
@@ -350,6 +352,7 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	if (arch_setup_kthread(p, fn, arg))
 		panic("create_init_task: no memory");
 	list_add_tail(&p->tasks, &task_list);
+	attach_pid(p);
 	wake_up_new_task(p);
 	return p;
 }

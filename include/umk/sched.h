@@ -158,6 +158,7 @@ struct task_struct {
 	char comm[16];
 
 	struct list_head tasks;		/* every task, in creation order */
+	struct list_head pid_chain;	/* kernel/pid.c's bucket of pid, while on tasks */
 	struct list_head run_list;	/* the runqueue, while TASK_RUNNING */
 	bool on_rq;
 
@@ -238,6 +239,13 @@ static inline bool thread_group_leader(struct task_struct *t)
 extern struct list_head task_list;
 extern struct task_struct *idle_task;
 
+/* kernel/pid.c: the tasks on task_list by pid, O(1). attach_pid when p
+ * joins task_list, detach_pid when it leaves (again: a no-op); change_pid
+ * gives p another pid, in the table if p was. find_task_by_pid skips
+ * EXIT_DEAD tasks. */
+void attach_pid(struct task_struct *p);
+void detach_pid(struct task_struct *p);
+void change_pid(struct task_struct *p, pid_t pid);
 struct task_struct *find_task_by_pid(pid_t pid);
 const char *task_state_name(struct task_struct *t);
 void ps(void);				/* a task dump, callable from gdb */
