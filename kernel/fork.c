@@ -29,12 +29,11 @@
 	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |           \
 	 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE)
 
-/* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
- * past it clone fails with -EAGAIN, as Linux's copy_process does. Apart
- * from it, RLIMIT_NPROC limits the tasks of every user together (every task:
- * nr_threads, which counts all but pid 1, plus one) to the creator's soft
- * limit. */
-#define MAX_THREADS 4096
+/* threads-max (MAX_THREADS, include/umk/sched.h): umk's own budget of
+ * kernel stacks; past it clone fails with -EAGAIN, as Linux's copy_process
+ * does. Apart from it, RLIMIT_NPROC limits the tasks of every user together
+ * (every task: nr_threads, which counts all but pid 1, plus one) to the
+ * creator's soft limit. */
 #define PID_MAX 4194304			/* PID_MAX_LIMIT */
 static int nr_threads;
 static pid_t last_pid;

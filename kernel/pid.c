@@ -4,7 +4,7 @@
  *
  * Pids are handed out in order (alloc_pid), so consecutive pids fill
  * consecutive buckets and the chains stay even: umk's thread limit
- * (MAX_THREADS, kernel/fork.c) in consecutive pids makes chains of 1.
+ * (MAX_THREADS, include/umk/sched.h) in consecutive pids makes chains of 3.
  * Finding a pid, adding and removing a task are O(1) whatever the number
  * of tasks: a wake-up's trace event and each clone look a pid up, which
  * walked every task before.

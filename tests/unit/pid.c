@@ -12,8 +12,6 @@
  */
 #include <umk/sched.h>
 
-#define MAX_THREADS 4096
-
 /* The C library's, declared by hand: its headers' sigset_t would clash
  * with the kernel's, which task_struct needs. */
 int printf(const char *fmt, ...);
