@@ -5,7 +5,9 @@
  * ordered by expiry (kernel/timerqueue.c, O(log n) to arm or cancel); the
  * scheduler's slice timer runs on cpu_clock() and sits in a second one.
  * The host timer is programmed for the earliest (no periodic tick), and
- * left alone when a later one is armed (reprogram).
+ * left alone when a later one is armed (reprogram). A sleeper's timer may
+ * fire up to its slack late (Linux's timer_slack_ns), so that one host
+ * interrupt wakes every sleeper due within it.
  * run_timers() is the timer interrupt, replayed by irq_replay(): it runs
  * every timer that has expired, in order, before reprogramming once.
  *
@@ -111,11 +113,12 @@ s64 clock_get_ns(int clockid)
 
 /* ---- kernel timers ---- */
 
+/* The latest time the first timer may run: the host timer's next shot. */
 static u64 first_expiry(struct timerqueue_head *head)
 {
 	struct timer_list *t = timerqueue_getnext(head);
 
-	return t ? t->expires : 0;
+	return t ? t->expires + t->slack : 0;
 }
 
 /* The one host timer runs on cpu_clock() (arch's time_init chose it): it
@@ -153,6 +156,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const ch
 	t->pending = false;
 	t->cpu = false;
 	t->expires = 0;
+	t->slack = 0;
 }
 
 void timer_setup_cpu(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
@@ -193,7 +197,9 @@ void mod_timer(struct timer_list *t, u64 expires)
 }
 
 /* A timer's function may arm timers (itself too): one that expires by now
- * runs in the same batch, after those before it. */
+ * runs in the same batch, after those before it. Every timer whose expires
+ * has passed runs, up to the first in the queue's order that is not due:
+ * a sleeper runs anywhere in its range of slack, with the others due. */
 static void run_expired(struct timerqueue_head *head, u64 now)
 {
 	struct timer_list *t;
@@ -248,6 +254,12 @@ static void hrtimer_wakeup(struct timer_list *timer)
 		wake_up_process(t);
 }
 
+/* current's timer slack (include/umk/timer.h, TIMER_SLACK_NS). */
+static u64 timer_slack(void)
+{
+	return clock_virtual || rt_policy(current->policy) ? 0 : TIMER_SLACK_NS;
+}
+
 void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name)
 {
 	timer_setup(&sl->timer, hrtimer_wakeup, name);
@@ -256,6 +268,7 @@ void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *
 		return;
 	}
 	sl->task = current;
+	sl->timer.slack = timer_slack();
 	mod_timer(&sl->timer, expires);
 }
 

@@ -94,13 +94,13 @@ rounding toward zero: yes"
 
 @test "creating threads stops with EAGAIN at umk's thread limit, and umk exits cleanly" {
 	umk $H/limits threads
-	assert_output "pthread_create: EAGAIN after 4096 threads"
+	assert_output "pthread_create: EAGAIN after 12288 threads"
 }
 
 @test "when the host refuses memory for kernel stacks, threads stop with EAGAIN and umk exits cleanly" {
 	require_umk
 	# A host address-space limit (ulimit -v, in KiB) that runs out long
-	# before umk's 4096-thread limit: kernel stacks and thread stacks
+	# before umk's 12288-thread limit: kernel stacks and thread stacks
 	# cannot all be mapped, so clone fails with ENOMEM (pthread_create's
 	# EAGAIN), never an oops.
 	echo "\$ ulimit -v 150000; $UMK $H/limits threads"
@@ -110,7 +110,7 @@ rounding toward zero: yes"
 	local n=${output##*after }
 	n=${n%% *}
 	assert [ "$n" -gt 10 ]
-	assert [ "$n" -lt 4096 ]
+	assert [ "$n" -lt 12288 ]
 	assert_equal "$stderr" ""
 }
 
