@@ -16,7 +16,9 @@
 
 #include <umk/arch.h>
 
-static timer_t host_timer;
+/* The host's id of umk's one timer: created and set with the host's own
+ * calls (os_timer_set). */
+static int host_timer;
 
 /* The host vDSO's clock_gettime: it returns 0 or -errno and touches no
  * thread-local state, unlike glibc's wrapper, which sets errno. The kernel
@@ -126,7 +128,7 @@ void time_init(int clockid)
 
 	void *vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
 
-	if (timer_create(clockid, &sev, &host_timer))
+	if (host_syscall4(SYS_timer_create, clockid, (unsigned long)&sev, (unsigned long)&host_timer, 0))
 		panic("time_init: timer_create failed");
 	if (vdso)
 		vdso_clock_gettime = dlsym(vdso, "__vdso_clock_gettime");
@@ -161,13 +163,19 @@ s64 os_clock_res_ns(int clockid)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-void os_timer_set(u64 expires)
+/* __tls_free, with the host's own call rather than glibc's (errno): the
+ * timer interrupt reprograms the timer, and a sleeper arms it, without
+ * loading glibc's FS base, so that without FSGSBASE neither costs the two
+ * arch_prctl of a load and of the user's base again (docs/design.md,
+ * "The FS base"). */
+void __tls_free os_timer_set(u64 expires)
 {
 	struct itimerspec its = {
 		.it_value = { (time_t)(expires / NSEC_PER_SEC), (long)(expires % NSEC_PER_SEC) },
 	};
 
 	/* An absolute time already past fires at once; 0 disarms. */
-	if (timer_settime(host_timer, TIMER_ABSTIME, &its, NULL))
+	if (host_syscall4(SYS_timer_settime, (unsigned long)host_timer, TIMER_ABSTIME,
+			  (unsigned long)&its, 0))
 		panic("os_timer_set: timer_settime failed");
 }
