@@ -122,7 +122,8 @@ DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp
 
 .PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
-	$(BUILD)/tests/timerqueue $(BUILD)/tests/vma_tree $(BUILD)/tests/elf_replay $(ELF_SEEDS)/.stamp \
+	$(BUILD)/tests/timerqueue $(BUILD)/tests/vma_tree $(BUILD)/tests/trace_clock $(BUILD)/tests/pid \
+	$(BUILD)/tests/elf_replay $(ELF_SEEDS)/.stamp \
 	$(BUILD)/tests/vsprintf $(BUILD)/tests/hidefsgsbase.so \
 	$(GDB_CONSTANTS) $(DYN_PROGS)
 
@@ -251,6 +252,15 @@ $(BUILD)/tests/timerqueue: tests/unit/timerqueue.c $(BUILD)/kernel/timerqueue.o 
 	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/vma_tree: tests/unit/vma_tree.c $(BUILD)/kernel/vma_tree.o | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^
+
+# arch/time.c's trace clock against the host's CLOCK_MONOTONIC.
+$(BUILD)/tests/trace_clock: tests/unit/trace_clock.c $(BUILD)/arch/time.o | $(BUILD)/tests
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^ -ldl
+
+$(BUILD)/tests/pid: tests/unit/pid.c $(BUILD)/kernel/pid.o | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^
 

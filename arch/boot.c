@@ -8,6 +8,7 @@
  */
 #include "host.h"
 
+#include <asm/prctl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +20,8 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/rseq.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,6 +89,26 @@ static void check_host(void)
 				"with CONFIG_GENERIC_ENTRY): %s\n", strerror(errno));
 		os_exit(UMK_EXIT_FAILURE);	/* the renderers finish first */
 	}
+}
+
+/* glibc registered an rseq area for umk's host thread (for sched_getcpu,
+ * which umk never calls), and the host updates a registered area on every
+ * signal it delivers: every trap. Unregistered, a trap costs what it costs
+ * a program without rseq. The length must be the one glibc registered:
+ * 32 (the original area), or __rseq_size where a larger one was; here
+ * __rseq_size is 20, the features in use. Failing leaves it registered:
+ * slower, nothing else. */
+static void host_rseq_off(void)
+{
+	unsigned long tp;	/* the thread pointer, asked of the host: umk's
+				 * own code never reads %fs (the wall) */
+	void *area;
+
+	if (!__rseq_size || syscall(SYS_arch_prctl, ARCH_GET_FS, &tp))
+		return;		/* not registered (glibc.pthread.rseq=0) */
+	area = (char *)tp + __rseq_offset;
+	if (syscall(SYS_rseq, area, 32, RSEQ_FLAG_UNREGISTER, RSEQ_SIG))
+		syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
 }
 
 /* The command line's options for the kernel (include/umk/entry.h). */
@@ -269,6 +292,7 @@ int main(int argc, char **argv)
 	 * umask already applied by the kernel: the host's must not apply too. */
 	umask(0);
 
+	host_rseq_off();
 	fs_base_init(nofsgsbase);
 	trap_init();
 	sud_enable();

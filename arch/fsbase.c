@@ -31,7 +31,8 @@
  * marked __tls_free. A function can therefore not forget to: the only way
  * to run glibc with the user's base is to call it from a __tls_free
  * function, and those are few (the entry handlers, interrupt recording, the
- * clock read) and call no glibc function that touches %fs.
+ * clock read, the host timer, the idle wait) and call no glibc function
+ * that touches %fs.
  */
 #include "host.h"
 

@@ -44,6 +44,20 @@ static inline __tls_free long host_syscall2(long nr, unsigned long a1, unsigned 
 	return ret;
 }
 
+/* The same with four arguments. */
+static inline __tls_free long host_syscall4(long nr, unsigned long a1, unsigned long a2,
+					    unsigned long a3, unsigned long a4)
+{
+	register unsigned long r10 __asm__("r10") = a4;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
 /* fsbase.c: whose FS base the CPU holds */
 extern bool have_fsgsbase;		/* the stubs use rdfsbase/wrfsbase */
 extern unsigned long kernel_fs_base;	/* glibc's TLS, for kernel mode */

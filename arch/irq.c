@@ -26,6 +26,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <umk/arch.h>
@@ -55,32 +56,52 @@ unsigned long __tls_free arch_take_host_signals(void)
 	return __atomic_exchange_n(&host_signals_pending, 0, __ATOMIC_SEQ_CST);
 }
 
+/* Every return to user mode asks, and there is seldom anything: a plain
+ * load first. The exchange is a locked instruction, which waits for every
+ * store before it to complete (the trace ring's among them); an interrupt
+ * recorded just after the load is found at the next check, as one that
+ * came a moment later would be. */
 unsigned long __tls_free arch_take_pending_irqs(void)
 {
+	if (!irq_pending)
+		return 0;
 	return __atomic_exchange_n(&irq_pending, 0, __ATOMIC_SEQ_CST);
 }
 
 /* The host signals that are interrupts (trap.c's table). */
 static const int irq_signals[] = { SIGALRM, SIGIO, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGWINCH };
 
-void arch_idle(void)
+/* The same as a host signal mask (bit sig - 1). */
+static unsigned long irq_signal_mask(void)
 {
-	sigset_t irqs, old, wait;
+	unsigned long mask = 0;
 	unsigned int i;
 
-	sigemptyset(&irqs);
 	for (i = 0; i < sizeof(irq_signals) / sizeof(irq_signals[0]); i++)
-		sigaddset(&irqs, irq_signals[i]);
-	sigprocmask(SIG_BLOCK, &irqs, &old);
+		mask |= 1UL << (irq_signals[i] - 1);
+	return mask;
+}
+
+/* With the host's own calls, not glibc's (errno), and __tls_free: idle
+ * runs no glibc, so a task that sleeps and is woken with nothing run in
+ * between goes back to user mode on the FS base it left, without the two
+ * arch_prctl of a load of glibc's (docs/design.md, "The FS base"). */
+void __tls_free arch_idle(void)
+{
+	static unsigned long irqs;
+	unsigned long old, wait;
+
+	if (!irqs)
+		irqs = irq_signal_mask();	/* not __tls_free: once, at the first idle */
+	host_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, (unsigned long)&irqs, (unsigned long)&old,
+		      sizeof(old));
 	if (!irq_pending) {
 		/* Computed, not assumed: idle may run in a context that entered
 		 * through a handler with one of them blocked. */
-		wait = old;
-		for (i = 0; i < sizeof(irq_signals) / sizeof(irq_signals[0]); i++)
-			sigdelset(&wait, irq_signals[i]);
-		sigsuspend(&wait);
+		wait = old & ~irqs;
+		host_syscall2(SYS_rt_sigsuspend, (unsigned long)&wait, sizeof(wait));
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	host_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (unsigned long)&old, 0, sizeof(old));
 }
 
 /* Wait on the host until fd has room or an interrupt arrives, with the

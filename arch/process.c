@@ -65,8 +65,12 @@ void *arch_alloc_kstack(void)
 		munmap(map, base - PAGE_SIZE - map);
 	if (map + len > end)
 		munmap(end, map + len - end);
-	if (mprotect(base - PAGE_SIZE, PAGE_SIZE, PROT_NONE))
-		panic("arch_alloc_kstack: mprotect guard page");
+	/* The guard splits the mapping in two: the host may have no mapping
+	 * left for it (vm.max_map_count), which is clone's -ENOMEM. */
+	if (mprotect(base - PAGE_SIZE, PAGE_SIZE, PROT_NONE)) {
+		munmap(base - PAGE_SIZE, THREAD_SIZE + PAGE_SIZE);
+		return NULL;
+	}
 	return base;
 }
 

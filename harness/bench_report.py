@@ -279,6 +279,7 @@ def markdown(meta, probes, columns, cells, rows, nrounds):
     # Ratios of the medians (of a row's first figure), where both exist.
     others = [c for c in columns if c != "native"]
     floor = fig(cells, "floor", "native", "cost")
+    floor_fs = fig(cells, "floorfs", "native", "cost")
     for title, base_of, cost_only in (
             ("Ratios to native (of each row's first median)",
              lambda p, keys: fig(cells, p["id"], "native", keys[0]), False),
@@ -330,6 +331,15 @@ def markdown(meta, probes, columns, cells, rows, nrounds):
                    y is not None and y <= floor + 300)
         else:
             w(f"- the floor has no figure: no ratios to it for {name}")
+        # Where umk switches the FS base with a host arch_prctl (its
+        # --nofsgsbase path, the only one of a host without FSGSBASE), a
+        # switch to another task costs that call on top of the trap: the
+        # floor of a switch there is sudfloor's "fsbase" variant.
+        if floor_fs and (col == "umk-nofsgsbase" or meta.get("fsgsbase") == "no"):
+            target(f"sched_yield between threads under {name} within the floor with an FS base switch "
+                   f"+ 300 ns ({fmt(floor_fs + 300)} ns)",
+                   None if y is None else f"{fmt(y)} ns = that floor + {fmt(y - floor_fs)} ns",
+                   y is not None and y <= floor_fs + 300)
     for key, what in (("median", "median"), ("p99", "p99")):
         u, n = fig(cells, "sleepers1000", "umk", key), fig(cells, "sleepers1000", "native", key)
         target(f"1000 sleepers' {what} overshoot under umk at or below native's",

@@ -13,7 +13,7 @@
  * The threads are all created before any sleeps (a barrier), so the
  * creation of 10000 threads does not overlap the first sleeps. Checks:
  * every nanosleep returns 0 and none returns early. A kernel that cannot
- * create N threads (EAGAIN: umk's 4096-task cap) gets "n/a" and the
+ * create N threads (EAGAIN: its task limit) gets "n/a" and the
  * thread it stopped at, status 0. */
 #include <errno.h>
 #include <pthread.h>

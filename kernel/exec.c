@@ -395,7 +395,7 @@ static int de_thread(struct task_struct *tsk)
 	 * stack is gone, so it can be released here. */
 	trace_with(TR_TASK, &(struct trace_fields){ .other = leader->pid, .what = "exec" },
 		   "exec: thread %d takes over pid %d", tsk->pid, leader->pid);
-	tsk->pid = leader->pid;
+	change_pid(tsk, leader->pid);
 	tsk->group_leader = tsk;
 	sig->leader = tsk;
 	tsk->real_parent = leader->real_parent;
@@ -407,7 +407,7 @@ static int de_thread(struct task_struct *tsk)
 		t->real_parent = tsk;
 		list_add_tail(&t->sibling, &tsk->children);
 	}
-	leader->pid = -leader->pid;	/* no longer found by pid */
+	change_pid(leader, -leader->pid);	/* no longer found by pid */
 	leader->exit_state = EXIT_DEAD;
 	release_task(leader);
 	return 0;

@@ -41,6 +41,7 @@ static void exit_mm(struct task_struct *tsk)
 void release_task(struct task_struct *p)
 {
 	list_del_init(&p->tasks);
+	detach_pid(p);
 	list_del_init(&p->sibling);
 	p->exit_state = EXIT_DEAD;
 	if (p->state != TASK_DEAD || p->stack)
@@ -209,6 +210,7 @@ void do_exit(long code)
 	} else {
 		tsk->exit_state = EXIT_DEAD;
 		list_del_init(&tsk->tasks);
+		detach_pid(tsk);
 		/* The last thread out reports a leader that died before it. */
 		if (group_dead && leader->exit_state == EXIT_ZOMBIE) {
 			leader->exit_code = code;

@@ -29,12 +29,11 @@
 	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |           \
 	 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE)
 
-/* threads-max: umk's own budget (each task has a 68 KiB kernel stack);
- * past it clone fails with -EAGAIN, as Linux's copy_process does. Apart
- * from it, RLIMIT_NPROC limits the tasks of every user together (every task:
- * nr_threads, which counts all but pid 1, plus one) to the creator's soft
- * limit. */
-#define MAX_THREADS 4096
+/* threads-max (MAX_THREADS, include/umk/sched.h): umk's own budget of
+ * kernel stacks; past it clone fails with -EAGAIN, as Linux's copy_process
+ * does. Apart from it, RLIMIT_NPROC limits the tasks of every user together
+ * (every task: nr_threads, which counts all but pid 1, plus one) to the
+ * creator's soft limit. */
 #define PID_MAX 4194304			/* PID_MAX_LIMIT */
 static int nr_threads;
 static pid_t last_pid;
@@ -103,6 +102,7 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&p->sibling);
 	INIT_LIST_HEAD(&p->thread_node);
 	INIT_LIST_HEAD(&p->pending.list);
+	INIT_LIST_HEAD(&p->pid_chain);
 	p->orig_ax = -1;
 	p->sas_ss_flags = SS_DISABLE;
 	return p;
@@ -221,6 +221,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	if (arch_setup_kthread(p, ret_from_fork, NULL))
 		panic("copy_process: no host memory for pid %d's context", p->pid);
 	list_add_tail(&p->tasks, &task_list);
+	attach_pid(p);
 	nr_threads++;
 	return p;
 }
@@ -350,6 +351,7 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	if (arch_setup_kthread(p, fn, arg))
 		panic("create_init_task: no memory");
 	list_add_tail(&p->tasks, &task_list);
+	attach_pid(p);
 	wake_up_new_task(p);
 	return p;
 }

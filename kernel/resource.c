@@ -61,9 +61,9 @@ void rlimit_init(struct rlimit *rlim)
 	}
 	/* Linux's fork_init: max_threads / 2 */
 	if (!rlim[RLIMIT_NPROC].rlim_max)
-		rlim[RLIMIT_NPROC] = (struct rlimit){ 2048, 2048 };
+		rlim[RLIMIT_NPROC] = (struct rlimit){ MAX_THREADS / 2, MAX_THREADS / 2 };
 	if (!rlim[RLIMIT_SIGPENDING].rlim_max)
-		rlim[RLIMIT_SIGPENDING] = (struct rlimit){ 2048, 2048 };
+		rlim[RLIMIT_SIGPENDING] = (struct rlimit){ MAX_THREADS / 2, MAX_THREADS / 2 };
 	rlim[RLIMIT_NOFILE].rlim_cur = min(rlim[RLIMIT_NOFILE].rlim_cur, (unsigned long)NR_OPEN_MAX);
 	rlim[RLIMIT_NOFILE].rlim_max = min(rlim[RLIMIT_NOFILE].rlim_max, (unsigned long)NR_OPEN_MAX);
 }

@@ -111,8 +111,10 @@ struct task_struct *idle_task_init(void *stack)
 	INIT_LIST_HEAD(&p->thread_node);
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->pending.list);
+	INIT_LIST_HEAD(&p->pid_chain);
 	p->orig_ax = -1;
 	list_add_tail(&p->tasks, &task_list);
+	attach_pid(p);
 	idle_task = p;
 	booted = true;	/* arch/ switches to this stack next */
 	return p;
@@ -124,17 +126,6 @@ void strcpy_comm(struct task_struct *p, const char *name)
 
 	memcpy(p->comm, name, n);
 	p->comm[n] = '\0';
-}
-
-struct task_struct *find_task_by_pid(pid_t pid)
-{
-	struct task_struct *p;
-
-	list_for_each_entry(p, &task_list, tasks) {
-		if (p->pid == pid && p->exit_state != EXIT_DEAD)
-			return p;
-	}
-	return NULL;
 }
 
 const char *task_state_name(struct task_struct *t)
@@ -443,7 +434,7 @@ bool wake_up_state(struct task_struct *p, long state)
 	p->state = TASK_RUNNING;
 	if (p == current)
 		return true;
-	trace_with(TR_WAKEUP, &(struct trace_fields){ .other = p->pid }, "%d", p->pid);
+	trace_event(TR_WAKEUP, &(struct trace_fields){ .other = p->pid });
 	enqueue_task(p, false);
 	if (current == idle_task || task_rank(p) > task_rank(current))
 		resched_curr();
@@ -551,8 +542,7 @@ void schedule(void)
 	else
 		prev->nvcsw++;
 	why = switch_reason(prev);
-	trace_with(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why },
-		   "%d -> %d (%s)", prev->pid, next->pid, why);
+	trace_event(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why });
 
 	rseq_preempt(prev);
 	/* The next task's address space into the user window; a task without

@@ -5,7 +5,9 @@
  * ordered by expiry (kernel/timerqueue.c, O(log n) to arm or cancel); the
  * scheduler's slice timer runs on cpu_clock() and sits in a second one.
  * The host timer is programmed for the earliest (no periodic tick), and
- * left alone when a later one is armed (reprogram).
+ * left alone when a later one is armed (reprogram). A sleeper's timer may
+ * fire up to its slack late (Linux's timer_slack_ns), so that one host
+ * interrupt wakes every sleeper due within it.
  * run_timers() is the timer interrupt, replayed by irq_replay(): it runs
  * every timer that has expired, in order, before reprogramming once.
  *
@@ -51,7 +53,7 @@ u64 ktime_get(void)
 	return clock_virtual ? virtual_now : (u64)os_clock_ns(CLOCK_MONOTONIC);
 }
 
-u64 ktime_since_boot(void)
+u64 ktime_boot(void)
 {
 	static bool booted;
 
@@ -59,7 +61,14 @@ u64 ktime_since_boot(void)
 		boot_ns = ktime_get();
 		booted = true;
 	}
-	return ktime_get() - boot_ns;
+	return boot_ns;
+}
+
+u64 ktime_since_boot(void)
+{
+	u64 boot = ktime_boot();
+
+	return ktime_get() - boot;
 }
 
 bool clock_valid(int clockid)
@@ -104,11 +113,12 @@ s64 clock_get_ns(int clockid)
 
 /* ---- kernel timers ---- */
 
+/* The latest time the first timer may run: the host timer's next shot. */
 static u64 first_expiry(struct timerqueue_head *head)
 {
 	struct timer_list *t = timerqueue_getnext(head);
 
-	return t ? t->expires : 0;
+	return t ? t->expires + t->slack : 0;
 }
 
 /* The one host timer runs on cpu_clock() (arch's time_init chose it): it
@@ -146,6 +156,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), const ch
 	t->pending = false;
 	t->cpu = false;
 	t->expires = 0;
+	t->slack = 0;
 }
 
 void timer_setup_cpu(struct timer_list *t, void (*fn)(struct timer_list *), const char *name)
@@ -186,7 +197,9 @@ void mod_timer(struct timer_list *t, u64 expires)
 }
 
 /* A timer's function may arm timers (itself too): one that expires by now
- * runs in the same batch, after those before it. */
+ * runs in the same batch, after those before it. Every timer whose expires
+ * has passed runs, up to the first in the queue's order that is not due:
+ * a sleeper runs anywhere in its range of slack, with the others due. */
 static void run_expired(struct timerqueue_head *head, u64 now)
 {
 	struct timer_list *t;
@@ -194,7 +207,7 @@ static void run_expired(struct timerqueue_head *head, u64 now)
 	while ((t = timerqueue_getnext(head)) && t->expires <= now) {
 		timerqueue_del(head, t);
 		t->pending = false;
-		trace_with(TR_TIMER, &(struct trace_fields){ .what = t->name }, "%s expired", t->name);
+		trace_event(TR_TIMER, &(struct trace_fields){ .what = t->name });
 		t->function(t);
 	}
 }
@@ -241,6 +254,12 @@ static void hrtimer_wakeup(struct timer_list *timer)
 		wake_up_process(t);
 }
 
+/* current's timer slack (include/umk/timer.h, TIMER_SLACK_NS). */
+static u64 timer_slack(void)
+{
+	return clock_virtual || rt_policy(current->policy) ? 0 : TIMER_SLACK_NS;
+}
+
 void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name)
 {
 	timer_setup(&sl->timer, hrtimer_wakeup, name);
@@ -249,6 +268,7 @@ void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *
 		return;
 	}
 	sl->task = current;
+	sl->timer.slack = timer_slack();
 	mod_timer(&sl->timer, expires);
 }
 

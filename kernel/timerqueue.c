@@ -5,8 +5,8 @@
  * (timer_list.index), rather than Linux's rbtree: adding and removing any
  * timer are O(log n), the earliest is heap[0], and the code is a third of
  * an rbtree's. A heap is not stable, so each timer takes a sequence number
- * when added and the order is (expires, seq): equal expiries leave in the
- * order they were armed, as the sorted lists this replaces did.
+ * when added and the order is (expires + slack, seq): equal expiries leave
+ * in the order they were armed, as the sorted lists this replaces did.
  *
  * The array grows with kgrow and never shrinks: its size is the most timers
  * ever pending at once. No dependency but kgrow: tests/unit/timerqueue.c
@@ -16,9 +16,13 @@
 #include <umk/timer.h>
 #include <umk/timerqueue.h>
 
+/* By the latest time each may run (expires + slack, include/umk/timer.h):
+ * the host timer is set for the first's. */
 static bool before(const struct timer_list *a, const struct timer_list *b)
 {
-	return a->expires < b->expires || (a->expires == b->expires && a->seq < b->seq);
+	u64 ea = a->expires + a->slack, eb = b->expires + b->slack;
+
+	return ea < eb || (ea == eb && a->seq < b->seq);
 }
 
 static void place(struct timerqueue_head *head, struct timer_list *t, size_t i)

@@ -18,7 +18,9 @@ canned() {
 	cat >"$d/probes" <<-'EOF'
 		# canned probes
 		floor | native | 60 | sudfloor $N | SUD trap floor
+		floorfs | native | 60 | sudfloor $N fsbase | SUD trap floor with an FS base switch
 		getpid | all | 60 | bench getpid $N | getpid
+		yield | all | 60 | bench yield $N10 | sched_yield between threads
 		forkwait | all | 60 | bench forkwait $N1000 | fork+exit+wait
 		pipe | all | 60 | bench pipe $N10 | pipe round trip
 		sleepers10 | all | 60 | sleepers 10 $M10 | 10 sleepers
@@ -31,6 +33,10 @@ canned() {
 	cat >"$d/raw.tsv" <<-EOF
 		1${t}native${t}floor${t}exit 0${t}sud floor: 1000 ns/op (10 calls)\\n
 		2${t}native${t}floor${t}exit 0${t}sud floor: 1200 ns/op (10 calls)\\n
+		1${t}native${t}floorfs${t}exit 0${t}sud floor with an FS base switch: 3000 ns/op (10 calls)\\n
+		2${t}native${t}floorfs${t}exit 0${t}sud floor with an FS base switch: 3200 ns/op (10 calls)\\n
+		1${t}umk-nofsgsbase${t}yield${t}exit 0${t}sched_yield: 3500 ns/op (1 yields by each of 2 threads)\\n
+		2${t}umk-nofsgsbase${t}yield${t}exit 0${t}sched_yield: 3600 ns/op (1 yields by each of 2 threads)\\n
 		1${t}native${t}getpid${t}exit 0${t}getpid: 100 ns/op (10 calls)\\n
 		2${t}native${t}getpid${t}exit 0${t}getpid: 140 ns/op (10 calls)\\n
 		1${t}umk${t}getpid${t}exit 0${t}getpid: 1500 ns/op (10 calls)\\n
@@ -92,6 +98,11 @@ setup() {
 		'| 10 sleepers (CPU per wake-up, ns) | 3,100 (3,000–3,200) | 5,200 (5,000–5,400) | — | — |'
 	assert_equal "$(grep "^|" "$D/BENCH.md" | grep -o FAILED | wc -l)" 6
 	grep -qF -- '- getpid under umk within 1.2x the SUD floor (1,100 ns): 1,600 ns = 1.45x — missed' "$D/BENCH.md"
+	# a switch on the arch_prctl path against the floor that pays for it
+	grep -qF -- '- sched_yield between threads under umk --nofsgsbase within the floor with an FS base switch + 300 ns (3,400 ns): 3,550 ns = that floor + 450 ns — missed' "$D/BENCH.md"
+	# umk's own column switches with wrfsbase on this (canned) host
+	run grep -c 'under umk within the floor with an FS base switch' "$D/BENCH.md"
+	assert_output 0
 	grep -qF '| getpid (ns) | 13.33x | — | — |' "$D/BENCH.md"
 	grep -qF 'Versions: umk v0-test; UML 6.1.0.' "$D/BENCH.md"
 }
@@ -113,12 +124,12 @@ setup() {
 	printf '1\tnative\tgetpid\n' >>"$D/raw.tsv"
 	run --separate-stderr python3 $REPORT "$D"
 	assert_failure 1
-	assert_equal "$stderr" "bench_report: $D/raw.tsv:29: not ROUND<TAB>COLUMN<TAB>ID<TAB>HOW<TAB>OUTPUT"
+	assert_equal "$stderr" "bench_report: $D/raw.tsv:33: not ROUND<TAB>COLUMN<TAB>ID<TAB>HOW<TAB>OUTPUT"
 	canned "$D"
 	printf '1\tnative\tnosuch\texit 0\tx\n' >>"$D/raw.tsv"
 	run --separate-stderr python3 $REPORT "$D"
 	assert_failure 1
-	assert_equal "$stderr" "bench_report: $D/raw.tsv:29: probe 'nosuch' is not in the probe list"
+	assert_equal "$stderr" "bench_report: $D/raw.tsv:33: probe 'nosuch' is not in the probe list"
 	run --separate-stderr python3 $REPORT "$BATS_TEST_TMPDIR/none"
 	assert_failure 1
 	assert_equal "$stderr" "bench_report: $BATS_TEST_TMPDIR/none/probes: cannot read: No such file or directory"
@@ -180,4 +191,24 @@ setup() {
 		assert_regex "$stderr" '^bench: '
 	done
 	[[ ! -e $D ]] || fail "a refused run left $D"
+}
+
+@test "the SUD floor traps once per call, and its fsbase variant adds one arch_prctl(ARCH_SET_FS) per call" {
+	# What the floors of BENCH.md pay for, counted by strace: each trap's
+	# rt_sigreturn, and with "fsbase" the FS base write before it that umk's
+	# __restore_rt makes on a switch without FSGSBASE.
+	run timeout 60 strace -qq -e trace=arch_prctl,rt_sigreturn -o "$BATS_TEST_TMPDIR/s" $H/sudfloor 500
+	assert_success
+	assert_output --regexp '^sud floor: [0-9]+ ns/op \(500 calls\)$'
+	assert_equal "$(grep -c '^rt_sigreturn' "$BATS_TEST_TMPDIR/s")" 500
+	# musl sets the thread pointer once at start
+	assert_equal "$(grep -c '^arch_prctl(ARCH_SET_FS' "$BATS_TEST_TMPDIR/s")" 1
+	run timeout 60 strace -qq -e trace=arch_prctl,rt_sigreturn -o "$BATS_TEST_TMPDIR/s" $H/sudfloor 500 fsbase
+	assert_success
+	assert_output --regexp '^sud floor with an FS base switch: [0-9]+ ns/op \(500 calls\)$'
+	assert_equal "$(grep -c '^rt_sigreturn' "$BATS_TEST_TMPDIR/s")" 500
+	assert_equal "$(grep -c '^arch_prctl(ARCH_SET_FS' "$BATS_TEST_TMPDIR/s")" 501
+	run --separate-stderr $H/sudfloor 500 fs
+	assert_failure
+	assert_equal "$stderr" "harness: usage: sudfloor N [fsbase]"
 }

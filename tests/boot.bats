@@ -146,6 +146,18 @@ PY
 		fail "no SIGSYS for the program's exit_group in: $stderr"
 }
 
+@test "umk takes its host thread out of glibc's rseq before the first trap (the host would update the area at each one)" {
+	require_umk
+	run --separate-stderr timeout -k 5 "$UMK_TIMEOUT" strace -e trace=rseq,prctl $UMK $H/hello
+	assert_success
+	assert_output 'hello, world'
+	# glibc's registration, then umk's unregistration, then SUD switched on
+	local calls
+	calls=$(grep -E '^(rseq|prctl\(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON).* = 0$' <<<"$stderr" |
+		sed -E 's/^(rseq|prctl)\(.*, (0|0x1|RSEQ_FLAG_UNREGISTER), 0x53053053\) = 0$/\1 \2/; s/^prctl.*/sud on/')
+	assert_equal "$calls" $'rseq 0\nrseq 0x1\nsud on'
+}
+
 @test "a host without Syscall User Dispatch gets one clear line and status 125" {
 	# tests/unit/nosud.c fakes such a host: prctl(PR_SET_SYSCALL_USER_DISPATCH)
 	# fails with EINVAL, as on a kernel built without it.

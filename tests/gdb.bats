@@ -325,3 +325,38 @@ section() {
 	assert_line 'stopper: nanosleep(500 ms) = 0 at 500 ms, rmtp says 400 ms were left'
 	assert_output --partial 'exited normally'
 }
+
+@test "without --trace, umk-trace shows switches, wake-ups and timers as --trace writes them" {
+	# recorded as fields only (trace_event) and given their text by
+	# umk-trace; under virtual time both runs are the same, times included
+	local file=$BATS_TEST_TMPDIR/trace
+	run "$UMK" --clock=virtual --trace="$file" "$H"/demo
+	assert_success
+	umk_gdb -ex 'break sys_exit_group if $umk_current()->pid == 1' -ex run \
+		-ex "pipe umk-trace 4096 | cat >$file.ring" -ex kill -- --clock=virtual "$H"/demo
+	local kinds='^[0-9.]+ [0-9]+ (switch|wakeup|timer) '
+	grep -Eq '^[0-9.]+ [0-9]+ switch [0-9]+ -> [0-9]+ \((sleep|exit|wakeup)\)$' "$file.ring"
+	grep -Eq '^[0-9.]+ [0-9]+ wakeup [0-9]+$' "$file.ring"
+	grep -Eq '^[0-9.]+ [0-9]+ timer [a-z_]+ expired$' "$file.ring"
+	# the written trace up to where gdb stopped
+	sed -n '/^[0-9.]* 1 enter exit_group(/q;p' "$file" >"$file.upto"
+	assert_equal "$(grep -E "$kinds" "$file.ring")" \
+		"$(grep -E "$kinds" "$file.upto" | tail -n "$(grep -cE "$kinds" "$file.ring")")"
+}
+
+@test "without --trace the ring is stamped by the trace clock: a 300 ms sleep spans what the program measured, and times never go back" {
+	# not a timing test: the sleep's enter and exit in the ring must lie
+	# within what the program measured around the call on CLOCK_MONOTONIC
+	# (load only widens that), and never closer than the 300 ms asked
+	umk_gdb -ex 'break sys_exit_group' -ex run -ex 'umk-trace 4096' -ex kill -- "$H"/sleeper 300
+	local slept enter exit
+	slept=$(sed -n 's/^slept \([0-9.]*\) ms$/\1/p' <<<"$output")
+	enter=$(awk '$3 == "enter" && $4 ~ /^nanosleep\(/ { print $1 }' <<<"$output")
+	exit=$(awk '$3 == "exit" && $4 == "nanosleep" { print $1 }' <<<"$output")
+	[[ $slept && $enter && $exit ]] || fail "no sleep in the ring or the output"
+	awk -v s="$slept" -v a="$enter" -v b="$exit" 'BEGIN {
+		d = (b - a) * 1000
+		printf "ring: %.3f ms, program: %s ms\n", d, s
+		exit !(d >= 300 && d <= s + 0.15) }'
+	grep -E '^[0-9]+\.[0-9]{6} [0-9]+ ' <<<"$output" | awk 'NR > 1 && $1 < t { exit 1 } { t = $1 }'
+}

@@ -35,6 +35,36 @@ load helper
 		fail "umk used $user s user + $sys s system CPU in $real s"
 }
 
+@test "10000 threads are created and each sleeps and wakes twice, natively and under umk" {
+	# Past the old 4096-task cap; every nanosleep must return 0, never
+	# early (harness/sleepers.c checks). Speed is the bench's, not this.
+	local line='^sleepers: 10000 x 2 sleeps of 1000 us: overshoot median [0-9.]+ us, p99 [0-9.]+ us, [0-9]+ ns CPU per wake-up$'
+	native $H/sleepers 10000 2
+	assert_output --regexp "$line"
+	umk $H/sleepers 10000 2
+	assert_output --regexp "$line"
+}
+
+@test "two sleepers due 40 us apart wake in one timer interrupt: the second is within the first's timer slack" {
+	local want=$'first clock_nanosleep = 0\nfirst woke at or after its deadline\nsecond clock_nanosleep = 0\nsecond woke at or after its deadline'
+	same_as_native $H/slack
+	assert_output "$want"
+	umk --trace="$BATS_TEST_TMPDIR/trace" $H/slack
+	assert_output "$want"
+	# Between the two expiries: their wake-ups only, no switch to a woken
+	# sleeper (which a second host timer interrupt would come after).
+	run awk '$3 == "timer" && $4 == "nanosleep" { n++; next } n == 1 { print $3 }' \
+		"$BATS_TEST_TMPDIR/trace"
+	assert_output "wakeup"
+}
+
+@test "under --clock=virtual a sleeper has no slack: sleepers due 40 us apart wake 40 us apart" {
+	umk --clock=virtual --trace="$BATS_TEST_TMPDIR/trace" $H/slack
+	run awk '$3 == "timer" && $4 == "nanosleep" { t[n++] = $1 }
+		END { if (n == 2) printf "%.0f us apart\n", (t[1] - t[0]) * 1e6 }' "$BATS_TEST_TMPDIR/trace"
+	assert_output "40 us apart"
+}
+
 @test "sched_yield alternates two threads round robin" {
 	umk $H/yield
 	local lines

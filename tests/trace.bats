@@ -79,3 +79,11 @@ load helper
 	assert_output 'hello, world'
 	[[ $(wc -l <<<"$stderr") == 1 ]] || fail "stderr: $stderr"
 }
+
+@test "the trace ring's TSC clock stays within a microsecond of CLOCK_MONOTONIC, and never goes back" {
+	# arch/time.c outside umk: half a second of readings, each between
+	# two of the host clock's; a scale wrong by 0.01% fails it
+	run --separate-stderr timeout 60 $B/tests/trace_clock
+	assert_success
+	assert_output --regexp '^trace_clock: [0-9]+ readings, the worst [0-9]+ ns outside'
+}

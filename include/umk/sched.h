@@ -158,6 +158,7 @@ struct task_struct {
 	char comm[16];
 
 	struct list_head tasks;		/* every task, in creation order */
+	struct list_head pid_chain;	/* kernel/pid.c's bucket of pid, while on tasks */
 	struct list_head run_list;	/* the runqueue, while TASK_RUNNING */
 	bool on_rq;
 
@@ -238,6 +239,20 @@ static inline bool thread_group_leader(struct task_struct *t)
 extern struct list_head task_list;
 extern struct task_struct *idle_task;
 
+/* threads-max: past it clone fails with -EAGAIN (kernel/fork.c). A task
+ * costs umk 4 host mappings (its kernel stack and guard page, its user
+ * stack and guard), and the host's default vm.max_map_count is 65530:
+ * 12288 tasks take three quarters of it. A sleeping task touches about
+ * 24 KiB of host memory (10000 sleepers: 236 MB resident). */
+#define MAX_THREADS 12288
+
+/* kernel/pid.c: the tasks on task_list by pid, O(1). attach_pid when p
+ * joins task_list, detach_pid when it leaves (again: a no-op); change_pid
+ * gives p another pid, in the table if p was. find_task_by_pid skips
+ * EXIT_DEAD tasks. */
+void attach_pid(struct task_struct *p);
+void detach_pid(struct task_struct *p);
+void change_pid(struct task_struct *p, pid_t pid);
 struct task_struct *find_task_by_pid(pid_t pid);
 const char *task_state_name(struct task_struct *t);
 void ps(void);				/* a task dump, callable from gdb */

@@ -30,6 +30,11 @@ struct __kernel_old_timeval {
 
 struct timer_list {
 	u64 expires;			/* CLOCK_MONOTONIC ns */
+	/* It may run as late as expires + slack (Linux's hrtimer range,
+	 * _softexpires to expires): the queue is in that order, and the host
+	 * timer goes off at the first one's, for every timer whose expires
+	 * has passed by then. 0 but for sleepers (hrtimer_sleeper_start). */
+	u64 slack;
 	u64 seq;			/* order among equal expiries */
 	size_t index;			/* in its timerqueue, while pending */
 	void (*function)(struct timer_list *);
@@ -52,6 +57,8 @@ bool virtual_clock_advance(void);
 /* A timer that wakes a task (Linux's hrtimer_sleeper): task is set to NULL
  * when it fires, which is how the sleeper tells expiry from other wakeups.
  * expires is CLOCK_MONOTONIC ns; one already past leaves task NULL at once.
+ * It fires up to the current task's timer slack late (TIMER_SLACK_NS),
+ * so that sleepers due close together wake in one timer interrupt.
  * hrtimer_sleeper_cancel must run before the sleeper goes out of scope. */
 struct hrtimer_sleeper {
 	struct timer_list timer;
@@ -60,15 +67,23 @@ struct hrtimer_sleeper {
 void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name);
 void hrtimer_sleeper_cancel(struct hrtimer_sleeper *sl);
 
+/* Linux's default timer_slack_ns (init_task's, inherited by every task;
+ * umk has no PR_SET_TIMERSLACK): how late a sleeper may wake. Real-time
+ * tasks get none, as on Linux, and neither does --clock=virtual, which
+ * has no interrupts to save and whose times must stay exact. */
+#define TIMER_SLACK_NS 50000
+
 u64 ktime_get(void);		/* CLOCK_MONOTONIC ns: the kernel's clock */
 u64 cpu_clock(void);		/* ns on the clock of time slices (above) */
 /* Under --clock=virtual, a task has used a whole slice of CPU: move the
  * virtual clock on by ns, so a program that spins until time passes sees
  * it pass. */
 void virtual_clock_forward(u64 ns);
+/* For the trace: ktime_get()'s reading when umk started, and the ns since. */
+u64 ktime_boot(void);
 u64 ktime_since_boot(void);
 /* --clock=virtual (kernel/time.c): set by start_kernel, never after. */
-extern bool clock_virtual;	/* ns since umk started, for the trace */
+extern bool clock_virtual;
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
 /* clock_getres in ns, or -EINVAL for a clock umk does not have. */

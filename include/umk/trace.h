@@ -70,18 +70,21 @@ struct trace_task {
 	char comm[16];
 };
 
+/* What every event writes comes first, in the entry's first two cache
+ * lines: the ring is larger than the CPU's caches, and each event the
+ * kernel records without text touches only those. */
 struct trace_entry {
 	u64 ts;				/* ns since boot */
 	pid_t pid;			/* the task the event happened in */
 	enum trace_event event;
 	struct trace_fields f;
-	struct trace_task task;		/* TR_TASK with a kind only */
-	char msg[TRACE_MSG_LEN];	/* the text form's details; empty for a
-					 * syscall recorded unformatted
-					 * (trace_syscall) */
 	unsigned long args[6];		/* an unformatted enter: the raw
 					 * arguments (gdb's umk-trace) */
-};
+	struct trace_task task;		/* TR_TASK with a kind only */
+	char msg[TRACE_MSG_LEN];	/* the text form's details; empty for
+					 * an event recorded without text
+					 * (trace_syscall, trace_event) */
+} __attribute__((aligned(64)));
 
 struct trace_ring {
 	u64 head;			/* entries written in all */
@@ -109,6 +112,10 @@ void trace(enum trace_event ev, const char *fmt, ...) __printf(2, 3);
  * Only the fields the table above lists for the event are read. */
 void trace_with(enum trace_event ev, const struct trace_fields *f, const char *fmt, ...)
 	__printf(3, 4);
+/* A switch, a wake-up or a timer's expiry, the events of every sleep:
+ * recorded with its fields only, the text made from them (trace_fields_text)
+ * only when the trace is written out, and by gdb's umk-trace. */
+void trace_event(enum trace_event ev, const struct trace_fields *f);
 /* A system call's entry or exit, in the ring only: no formatting, for the
  * hot path when nobody reads the trace as it goes. args: an entry's six
  * raw arguments (NULL for an exit). */

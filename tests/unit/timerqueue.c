@@ -1,9 +1,10 @@
 /*
  * tests/unit/timerqueue.c: kernel/timerqueue.c against a reference. Random
  * adds, deletes, re-arms and pops of up to 4096 timers with few distinct
- * expiries (so that ties are common); after every step the queue's first
- * timer must be the reference's: the least (expires, order armed). At the
- * end every timer is popped and must come out in the reference's order.
+ * expiries and slacks (so that ties are common); after every step the
+ * queue's first timer must be the reference's: the least (expires + slack,
+ * order armed). At the end every timer is popped and must come out in the
+ * reference's order.
  * Prints one line and exits 0, or names the first difference and exits 1.
  */
 #include <stdio.h>
@@ -37,14 +38,21 @@ static struct timer_list timers[NR];
 static unsigned long long armed_at[NR];	/* the reference's FIFO order */
 static int pending[NR];
 
-/* The reference: the pending timer with the least (expires, armed_at). */
+/* The latest time t may run: the queue's order. */
+static unsigned long long latest(const struct timer_list *t)
+{
+	return t->expires + t->slack;
+}
+
+/* The reference: the pending timer with the least (expires + slack,
+ * armed_at). */
 static int ref_first(void)
 {
 	int best = -1;
 
 	for (int i = 0; i < NR; i++)
-		if (pending[i] && (best < 0 || timers[i].expires < timers[best].expires ||
-				   (timers[i].expires == timers[best].expires &&
+		if (pending[i] && (best < 0 || latest(&timers[i]) < latest(&timers[best]) ||
+				   (latest(&timers[i]) == latest(&timers[best]) &&
 				    armed_at[i] < armed_at[best])))
 			best = i;
 	return best;
@@ -88,6 +96,9 @@ int main(void)
 				n--;
 			}
 			timers[i].expires = rand() % 64;
+			/* half without slack, as most timers; the rest with
+			 * some, so that expires order is not slack order */
+			timers[i].slack = rand() % 2 ? 0 : rand() % 16;
 			timerqueue_add(&q, &timers[i]);
 			armed_at[i] = clock++;
 			pending[i] = 1;

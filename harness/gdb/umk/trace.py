@@ -7,7 +7,9 @@ A system call's enter or exit recorded without --trace has no text (the
 ring keeps nr, ret and an entry's raw arguments, see trace_syscall): its
 details are made here as trace_sys_enter and trace_sys_exit in kernel/trace_syscalls.c
 would, except that the arguments are shown raw, in hex, not decoded:
-"nanosleep(0x7ffff31ff480, 0x0)".
+"nanosleep(0x7ffff31ff480, 0x0)". A switch, a wake-up or a timer's expiry is
+recorded with its fields only (trace_event): its text is made from them here
+as trace_fields_text in kernel/trace.c makes it for --trace.
 """
 
 import gdb
@@ -34,6 +36,18 @@ def syscall_details(event, nr, ret, args):
     return "%s = %d" % (name, ret)
 
 
+def fields_details(event, e):
+    """The text trace_fields_text gives an event trace_event recorded, or None."""
+    f = e["f"]
+    if event == int(gdb.parse_and_eval("TR_SWITCH")):
+        return "%d -> %d (%s)" % (int(e["pid"]), int(f["other"]), c_string(f["what"]))
+    if event == int(gdb.parse_and_eval("TR_WAKEUP")):
+        return "%d" % int(f["other"])
+    if event == int(gdb.parse_and_eval("TR_TIMER")):
+        return "%s expired" % c_string(f["what"])
+    return None
+
+
 def entry_line(e, event_names):
     ts = int(e["ts"])
     event = int(e["event"])
@@ -42,6 +56,8 @@ def entry_line(e, event_names):
     if not details and event in (int(gdb.parse_and_eval("TR_ENTER")),
                                  int(gdb.parse_and_eval("TR_EXIT"))):
         details = syscall_details(event, int(e["f"]["nr"]), slong(int(e["f"]["ret"])), e["args"])
+    elif not details:
+        details = fields_details(event, e) or ""
     return "%d.%06d %d %s %s" % (ts // constants.NSEC_PER_SEC,
                                  ts % constants.NSEC_PER_SEC // constants.NSEC_PER_USEC,
                                  int(e["pid"]), name, details)
@@ -58,7 +74,9 @@ is recorded by its sender). The ring records every event whether or not
 --trace is on. Without it, a system call's enter and exit are kept
 unformatted (number, raw arguments, return value): umk-trace then names
 the call and its value as --trace would ("exit nanosleep = -1 EINTR") and
-shows the arguments raw, in hex: "nanosleep(0x7ffff31ff480, 0x0)"."""
+shows the arguments raw, in hex: "nanosleep(0x7ffff31ff480, 0x0)". Switches,
+wake-ups and timers are kept as their fields, and shown as --trace writes
+them."""
 
     def __init__(self):
         super().__init__("umk-trace")
