@@ -2,7 +2,7 @@
  * fuzz: arguments drawn by type for every system call umk implements, from
  * workers that signals, stops and continues keep interrupting.
  *
- *   fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C] [-M]
+ *   fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C] [-H] [-M]
  *
  * The calls and the type of each argument come from kernel/syscall_64.tbl
  * (fuzz_calls.h, generated from it at build time). The parent spawns
@@ -20,7 +20,10 @@
  *     starved umk) does not count;
  * and umk must not oops (the Bats test checks its stderr). -C tests the
  * canary check instead: each worker makes one read one byte too long for
- * its buffer, which must fail the run.
+ * its buffer, which must fail the run. -H tests the watchdog: each worker
+ * blocks SIGALRM and reads its empty pipe, which never returns. A worker
+ * that hangs is shown with its State and signal masks from the kernel's
+ * /proc/PID/status, read before it is killed.
  *
  * Argument types ("dpu", see the table's header): fds that exist and do
  * not; pointers into canaried buffers, to the end of a page before a guard
@@ -483,7 +486,7 @@ static void arena_range(long *addr, long *len)
 }
 
 static int self_pid, self_tid;
-static int selftest;		/* -C */
+static int selftest;		/* -C: 1, -H: 2 */
 
 static long target_pid(void)
 {
@@ -706,6 +709,15 @@ static int worker(unsigned long seed, int n)
 		pipe(pfd);
 		dup(pfd[1]);
 	}
+	if (selftest == 2) {
+		/* The watchdog's own test: reads of the empty pipe (fd 1;
+		 * its write ends, 2 and 3, are open) with SIGALRM blocked. */
+		unsigned long alrm = 1UL << (SIGALRM - 1);
+
+		rsys(SYS_rt_sigprocmask, SIG_BLOCK, &alrm, NULL, 8);
+		for (;;)	/* the parent's signals end a read: read again */
+			rsys(SYS_read, 1, slots[0] + CANARY, 1);
+	}
 	if (selftest) {
 		/* The canary check's own test: a read one byte longer than
 		 * the buffer it fills must be caught. */
@@ -797,7 +809,7 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 	close(p[1]);
 	snprintf(s, sizeof(s), "%lu", seed);
 	snprintf(c, sizeof(c), "%d", n);
-	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, selftest ? "-C" : "-v",
+	w->pid = spawn(self, (char *[]){ (char *)self, "-n", c, selftest == 2 ? "-H" : selftest ? "-C" : "-v",
 				       have_umk_maps ? "-m" : "-v", "-W", s, NULL });
 	close(REPORT_FD);
 	w->fd = p[0];
@@ -809,6 +821,35 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 }
 
 static int by_signal[65], exited, workers_done;
+
+/* What the kernel says of a task that hangs: the State, SigPnd, ShdPnd
+ * and SigBlk lines of its /proc/PID/status, on one line. */
+static const char *task_state(pid_t pid)
+{
+	static char out[256];
+	char path[64], line[128];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return "no /proc/PID/status";
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "State:", 6) && strncmp(line, "SigPnd:", 7) &&
+		    strncmp(line, "ShdPnd:", 7) && strncmp(line, "SigBlk:", 7))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (char *t = strchr(line, '\t'); t; t = strchr(t, '\t'))
+			*t = ' ';
+		n += snprintf(out + n, sizeof(out) - n, "%s%s", n ? ", " : "", line);
+		if (n >= sizeof(out))
+			break;
+	}
+	fclose(f);
+	return out;
+}
 
 static void finish(struct slot_state *w)
 {
@@ -846,7 +887,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	while ((opt = getopt(argc, argv, "s:w:n:t:vCMmW:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:w:n:t:vCHMmW:")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'w': nworkers = atoi(optarg); break;
@@ -854,11 +895,12 @@ int main(int argc, char **argv)
 		case 't': seconds = atoi(optarg); break;
 		case 'v': verbose = 1; break;
 		case 'C': selftest = 1; break;
+		case 'H': selftest = 2; break;
 		case 'M': have_umk_maps = 2; break;
 		case 'm': have_umk_maps = 1; break;
 		case 'W': return worker(strtoul(optarg, NULL, 0), n);
 		default:
-			fprintf(stderr, "usage: fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C] [-M]\n");
+			fprintf(stderr, "usage: fuzz [-s SEED] [-w WORKERS] [-n CALLS] [-t SECONDS] [-v] [-C] [-H] [-M]\n");
 			return 2;
 		}
 	}
@@ -922,8 +964,10 @@ int main(int argc, char **argv)
 			/* The controller: stop, continue and signal the workers. */
 			if (w->stopped_at && t - w->stopped_at > 5) {
 				kill(w->pid, SIGCONT);
+				/* the time stopped is no time without progress;
+				 * the time before it still is */
+				w->last += t - w->stopped_at;
 				w->stopped_at = 0;
-				w->last = t;
 			} else if (!w->stopped_at && rnd() % 64 == 0) {
 				int sig = (int)PICK(SIGSTOP, SIGUSR1, SIGURG, SIGWINCH, SIGALRM);
 
@@ -933,8 +977,9 @@ int main(int argc, char **argv)
 			}
 			if (!w->stopped_at && t - w->last > HANG_MS) {
 				failures++;
-				printf("fuzz: FAIL worker seed %lu: no progress for %d ms after %s\n",
-				       w->seed, HANG_MS, calls[(int)w->partial.call].name);
+				printf("fuzz: FAIL worker seed %lu: no progress for %d ms after %s (%s)\n",
+				       w->seed, HANG_MS, calls[(int)w->partial.call].name,
+				       task_state(w->pid));
 				kill(w->pid, SIGKILL);
 				finish(w);
 			}

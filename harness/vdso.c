@@ -136,6 +136,7 @@ static void check(void)
 	struct timeval tv;
 	int bad = 0, id;
 	unsigned cpu = ~0u, node = ~0u;
+	unsigned long mask[16];
 
 	for (int i = 0; i < 20000; i++) {
 		t = i & 1 ? sys_ns(CLOCK_MONOTONIC) : vdso_ns(CLOCK_MONOTONIC);
@@ -188,8 +189,12 @@ static void check(void)
 
 	if (((getcpu_fn)fns[4])(&cpu, &node, NULL))
 		die("vDSO getcpu failed");
-	printf("getcpu: cpu below the CPU count: %s, node set: %s\n",
-	       (long)cpu < sysconf(_SC_NPROCESSORS_CONF) ? "yes" : "no", node != ~0u ? "yes" : "no");
+	/* one the program may run on (taskset may leave it one CPU of several) */
+	if (rsys(SYS_sched_getaffinity, 0, sizeof(mask), mask) <= 0)
+		die("sched_getaffinity failed");
+	printf("getcpu: a CPU of the affinity mask: %s, node set: %s\n",
+	       cpu < 8 * sizeof(mask) && (mask[cpu / 64] >> (cpu % 64) & 1) ? "yes" : "no",
+	       node != ~0u ? "yes" : "no");
 }
 
 static void exact(void)

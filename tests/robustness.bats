@@ -81,6 +81,23 @@ handler runs = 1"
 	assert_line 'fuzz: 2 failures'
 }
 
+@test "the system-call fuzzer catches a call that never returns within 3 s of running, however often it is stopped" {
+	# fuzz -H: reads of an empty pipe with SIGALRM blocked. The controller
+	# stops and continues workers every few hundred ms; the time stopped
+	# must not restart the count (it did: a hang was caught only after a
+	# 3 s stretch without a stop, ~100 s here).
+	# Four workers, all caught before the timeout: before the fix each
+	# had an even chance of not being caught in 60 s.
+	require_umk
+	run --separate-stderr timeout 60 $UMK $H/fuzz -H -w 4 </dev/null
+	assert_failure 1
+	local w
+	for w in 1 2 3 4; do
+		assert_line --regexp "^fuzz: FAIL worker seed $w: no progress for 3000 ms after read \\(State: [RS] \\([a-z]+\\), SigPnd: [0-9a-f]{16}, ShdPnd: [0-9a-f]{16}, SigBlk: 0*2000\\)\$"
+	done
+	assert_line 'fuzz: 4 failures'
+}
+
 @test "a fault whose handler's frame cannot be written kills only the program" {
 	same_as_native -s 139 --trace $H/badaltstack
 	assert_output faulting
