@@ -208,6 +208,21 @@ run_peer() {
 	printf '%s' "$missing" >>"$raw"
 }
 
+# peer_version COMMAND [PREFIX]: the first line of COMMAND --version,
+# without PREFIX. Read whole first: under pipefail, a head that closes the
+# pipe early failed the version pipeline (SIGPIPE) and added a second line.
+peer_version() {
+	local out
+	if ! command -v "$1" >/dev/null; then
+		echo 'not installed'
+		return
+	fi
+	out=$("$1" --version 2>/dev/null) || true
+	out=${out%%$'\n'*}
+	out=${out#"${2:-}"}
+	echo "${out:-unknown}"
+}
+
 model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 if grep -qw fsgsbase /proc/cpuinfo; then fsgs=yes; else fsgs=no; fi
 {
@@ -219,8 +234,8 @@ if grep -qw fsgsbase /proc/cpuinfo; then fsgs=yes; else fsgs=no; fi
 	printf 'umk\t%s\n' "$(git describe --always --dirty 2>/dev/null || echo unknown)"
 	for p in $PEERS; do
 		case $p in
-		uml) printf 'uml\t%s\n' "$(command -v linux >/dev/null && linux --version 2>/dev/null | head -n 1 || echo 'not installed')" ;;
-		gvisor) printf 'gvisor\t%s\n' "$(command -v runsc >/dev/null && runsc --version 2>/dev/null | head -n 1 | sed 's/^runsc version //' || echo 'not installed')" ;;
+		uml) printf 'uml\t%s\n' "$(peer_version linux)" ;;
+		gvisor) printf 'gvisor\t%s\n' "$(peer_version runsc 'runsc version ')" ;;
 		esac
 	done
 	printf 'peers\t%s\n' "$PEERS"
