@@ -72,6 +72,15 @@ void *kmalloc(size_t size)
 	return p;
 }
 
+void *kvmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		panic("kvmalloc: out of memory (%zu bytes)", size);
+	return p;
+}
+
 void kfree(const void *p)
 {
 	free((void *)p);

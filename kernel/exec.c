@@ -239,7 +239,9 @@ static int copy_args(struct linux_binprm *bprm)
 	if (min(ARG_LIMIT, stack_size / 4) <= ptr_size)
 		return exec_fail(-E2BIG, "argument list too long");
 	limit = min(ARG_LIMIT, stack_size / 4) - ptr_size;
-	bprm->strings = kmalloc(limit);
+	/* Up to 2 MiB, of which a few hundred bytes are used as a rule: a
+	 * zeroed buffer cost the host a fault per page at every exec. */
+	bprm->strings = kvmalloc(limit);
 
 	for (i = 0; i < bprm->nprefix; i++) {
 		err = copy_string(bprm, bprm->strings, &used, limit, bprm->prefix[i], false);

@@ -186,6 +186,9 @@ int os_munmap(void *addr, size_t len);
 int os_mmap_replace(void *addr, size_t len, int prot);
 int os_mprotect(void *addr, size_t len, int prot);
 void *kmalloc(size_t size);	/* zeroed; panics when out of memory */
+/* Not zeroed, for a large buffer the caller fills before it reads (exec's
+ * strings): only the pages written are touched. Freed with kfree. */
+void *kvmalloc(size_t size);
 void kfree(const void *p);
 /* Room for element n of the growing array p (*cap elements of size bytes,
  * from kgrow; NULL and 0 at first): when n has reached *cap, the array
