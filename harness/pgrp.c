@@ -9,7 +9,8 @@
  * already), so that groups and sessions relate the same way in both
  * places; pids are printed as relations. Children are CLONE_VM processes
  * on stacks of their own, so that they exist without exec (umk has no
- * fork); "sleep" is the program a vforked child execs. */
+ * fork); "sleep [FD]" is the program a vforked child execs (it writes a
+ * byte to FD once it runs). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
@@ -76,6 +77,8 @@ static void calls(const char *self)
 {
 	struct sigaction sa = { .sa_handler = on_usr2 };
 	pid_t me = getpid(), a, b, c, d, e, x;
+	int ready[2];
+	char fd[16];
 	volatile long c_sid = 0;
 	siginfo_t si;
 	int status;
@@ -130,13 +133,23 @@ static void calls(const char *self)
 	printf("c: %s\n", status_text(wait_status(c)));
 	printf("x: %s\n", status_text(wait_status(x)));
 
-	/* d: exec'd */
+	/* d: exec'd. vfork returns once d's exec has its new memory, which
+	 * on Linux is before the exec is over (PF_FORKNOEXEC is cleared
+	 * later): setpgid then still gets 0 when the parent runs first, as
+	 * it can on another CPU. So d says when its new program runs. */
 	fflush(stdout);
+	if (pipe(ready))
+		die("pipe failed");
+	snprintf(fd, sizeof(fd), "%d", ready[1]);
 	d = vfork();
 	if (d == 0) {
-		execl(self, self, "sleep", (char *)NULL);
+		execl(self, self, "sleep", fd, (char *)NULL);
 		_exit(127);
 	}
+	close(ready[1]);
+	if (read(ready[0], fd, 1) != 1)
+		die("d did not start its program");
+	close(ready[0]);
 	show("setpgid(d, d) after d exec'd", rsys(SYS_setpgid, d, d));
 	rsys(SYS_kill, d, SIGTERM);
 	printf("d: %s\n", status_text(wait_status(d)));
@@ -183,8 +196,12 @@ int main(int argc, char **argv)
 	const char *what = argc > 1 ? argv[1] : "";
 
 	main_pid = getpid();
-	if (!strcmp(what, "sleep"))
+	if (!strcmp(what, "sleep")) {
+		/* pgrp sleep [FD]: say on FD that the program runs, then wait */
+		if (argc > 2 && write(atoi(argv[2]), "x", 1) == 1)
+			close(atoi(argv[2]));
 		return waiter(NULL);
+	}
 	if (!strcmp(what, "calls"))
 		calls(argv[0]);
 	else if (!strcmp(what, "kill-all"))
