@@ -72,7 +72,7 @@ unsigned long __tls_free arch_take_pending_irqs(void)
 static const int irq_signals[] = { SIGALRM, SIGIO, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGWINCH };
 
 /* The same as a host signal mask (bit sig - 1). */
-static unsigned long irq_signal_mask(void)
+static unsigned long __tls_free irq_signal_mask(void)
 {
 	unsigned long mask = 0;
 	unsigned int i;
@@ -88,11 +88,8 @@ static unsigned long irq_signal_mask(void)
  * arch_prctl of a load of glibc's (docs/design.md, "The FS base"). */
 void __tls_free arch_idle(void)
 {
-	static unsigned long irqs;
-	unsigned long old, wait;
+	unsigned long irqs = irq_signal_mask(), old, wait;
 
-	if (!irqs)
-		irqs = irq_signal_mask();	/* not __tls_free: once, at the first idle */
 	host_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, (unsigned long)&irqs, (unsigned long)&old,
 		      sizeof(old));
 	if (!irq_pending) {
