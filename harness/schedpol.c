@@ -10,8 +10,11 @@
  *   schedpol rr        two spinning threads of one priority, SCHED_RR
  *                      (100 ms quanta) and then SCHED_OTHER: how often
  *                      they alternate
- *   schedpol nice      two spinning SCHED_OTHER threads, nice 0 and 5:
- *                      the CPU time they get
+ *   schedpol nice      two spinning SCHED_OTHER threads, nice 0 and 5,
+ *                      then 0 and 19: the CPU time they get
+ *   schedpol idle      a SCHED_IDLE process among three spinning
+ *                      SCHED_OTHER ones, each with memory of its own: it
+ *                      gets little of the CPU, but not nothing
  *
  * Natively the run must be pinned to one CPU (taskset -c 0), as umk has
  * one, and may need root (real-time policies). Threads record events in
@@ -25,8 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -328,7 +335,8 @@ static void rr(void)
 /* ---- nice ---- */
 
 static volatile int stop_spinning;
-static double cpu_of_nice5;
+static int light_nice;
+static double cpu_of_light;
 
 static void *nice0(void *arg)
 {
@@ -337,32 +345,115 @@ static void *nice0(void *arg)
 	return NULL;
 }
 
-static void *nice5(void *arg)
+static void *light(void *arg)
 {
-	rsys(SYS_setpriority, PRIO_PROCESS, 0, 5);
+	rsys(SYS_setpriority, PRIO_PROCESS, 0, light_nice);
 	while (!stop_spinning)
 		;
-	cpu_of_nice5 = thread_cpu_ms();
+	cpu_of_light = thread_cpu_ms();
 	return NULL;
 }
 
-/* Two spinning SCHED_OTHER threads share the CPU by their weights: nice
- * 5 weighs 335 to nice 0's 1024, so about a third of the other's time. */
-static void nice_share(void)
+/* A spinning SCHED_OTHER thread of nice n, against one of nice 0 that
+ * spins 300 ms: the share of that the other got. */
+static double share_of_nice(int n)
 {
 	pthread_t t1, t2;
+
+	stop_spinning = 0;
+	light_nice = n;
+	pthread_create(&t1, NULL, nice0, NULL);
+	pthread_create(&t2, NULL, light, NULL);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	return cpu_of_light / 300;
+}
+
+/* Two spinning SCHED_OTHER threads share the CPU by their weights: nice
+ * 5 weighs 335 to nice 0's 1024, so about a third of the other's time;
+ * nice 19 weighs 15, about 1.5%, in turns no shorter than other turns
+ * (umk's SCHED_MIN_SLICE_NS, Linux's base slice) but fewer. */
+static void nice_share(void)
+{
 	double ratio;
 
 	set_policy(0, SCHED_FIFO | SCHED_RESET_ON_FORK, 50);
-	pthread_create(&t1, NULL, nice0, NULL);
-	pthread_create(&t2, NULL, nice5, NULL);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
-	ratio = cpu_of_nice5 / 300;
+	ratio = share_of_nice(5);
 	printf("nice 5 got between a fifth and a half of nice 0's CPU time: %s\n",
 	       yes(ratio > 0.2 && ratio < 0.5));
 	if (ratio <= 0.2 || ratio >= 0.5)
 		printf("  (%.2f)\n", ratio);
+	ratio = share_of_nice(19);
+	printf("nice 19 got between 0.5%% and 5%% of nice 0's CPU time: %s\n",
+	       yes(ratio > 0.005 && ratio < 0.05));
+	if (ratio <= 0.005 || ratio >= 0.05)
+		printf("  (%.4f)\n", ratio);
+}
+
+/* ---- SCHED_IDLE among processes ---- */
+
+#define SPINNERS 3
+#define SPINNER_MEMORY (4 << 20)
+#define IDLE_WORK 300000	/* loop turns: a fraction of a millisecond */
+#define IDLE_WAIT_MS 20000
+
+/*
+ * SCHED_IDLE weighs 3 to nice 0's 1024: among three spinning processes a
+ * SCHED_IDLE one gets about 0.1% of the CPU, a few turns a second, in
+ * which its own instructions must run. Each spinner has written memory of
+ * its own, so that switching to another process has a cost (under umk
+ * the window is remapped), which must not eat the turns: the SCHED_IDLE
+ * process counts to IDLE_WORK in user mode and says so on a pipe.
+ */
+static void idle_among_spinners(void)
+{
+	pid_t spinners[SPINNERS], idle;
+	int pfd[2], i, done;
+	struct pollfd pf;
+
+	if (pipe(pfd))
+		die("pipe failed");
+	for (i = 0; i < SPINNERS; i++) {
+		spinners[i] = fork();
+		if (spinners[i] < 0)
+			die("fork failed");
+		if (spinners[i] == 0) {
+			char *mem = mmap(NULL, SPINNER_MEMORY, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (mem == MAP_FAILED)
+				_exit(1);
+			memset(mem, i + 1, SPINNER_MEMORY);
+			for (;;)
+				;
+		}
+	}
+	idle = fork();
+	if (idle < 0)
+		die("fork failed");
+	if (idle == 0) {
+		struct sched_param p = { 0 };
+		volatile long n = 0;
+
+		if (rsys(SYS_sched_setscheduler, 0, SCHED_IDLE, &p))
+			_exit(1);
+		while (n < IDLE_WORK)
+			n++;
+		if (write(pfd[1], "x", 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	pf.fd = pfd[0];
+	pf.events = POLLIN;
+	done = poll(&pf, 1, IDLE_WAIT_MS) == 1;
+	for (i = 0; i < SPINNERS; i++)
+		kill(spinners[i], SIGKILL);
+	kill(idle, SIGKILL);
+	for (i = 0; i < SPINNERS + 1; i++)
+		wait(NULL);
+	printf("a SCHED_IDLE process among %d spinning ones ran its %d loop turns: %s\n",
+	       SPINNERS, IDLE_WORK, yes(done));
 }
 
 int main(int argc, char **argv)
@@ -381,7 +472,9 @@ int main(int argc, char **argv)
 		rr();
 	else if (!strcmp(what, "nice"))
 		nice_share();
+	else if (!strcmp(what, "idle"))
+		idle_among_spinners();
 	else
-		die("usage: schedpol calls|order|preempt|yield|rr|nice");
+		die("usage: schedpol calls|order|preempt|yield|rr|nice|idle");
 	return 0;
 }

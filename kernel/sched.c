@@ -15,7 +15,10 @@
  *   - SCHED_NORMAL (BATCH, IDLE) tasks take turns while others wait, each
  *     for SCHED_SLICE_NS scaled by the weight of its nice value (Linux's
  *     sched_prio_to_weight: nice 0 runs 10 ms, nice 5 about 3.3 ms), so
- *     that CPU-bound tasks share the CPU in proportion to their weights;
+ *     that CPU-bound tasks share the CPU in proportion to their weights.
+ *     No turn is shorter than SCHED_MIN_SLICE_NS (Linux's base slice): a
+ *     lighter task (nice 13 and up, SCHED_IDLE) runs that long but passes
+ *     on the turns it has not earned, so that its share stays its weight's;
  *   - SCHED_FIFO runs until it sleeps, yields or a higher rank wakes; a
  *     preempted one keeps its place at the head of its rank;
  *   - SCHED_RR is FIFO with a RR_TIMESLICE (100 ms) quantum, after which
@@ -38,6 +41,11 @@
 #include <umk/uapi/sched.h>
 
 #define SCHED_SLICE_NS (10 * NSEC_PER_MSEC)
+/* The shortest turn (Linux's sysctl_sched_base_slice on one CPU): a
+ * process switch and the page faults after it cost tens of microseconds
+ * on some hosts, and a turn shorter than that never reaches the task's
+ * own instructions (docs/design.md, "Policies"). */
+#define SCHED_MIN_SLICE_NS (750 * NSEC_PER_USEC)
 
 LIST_HEAD(task_list);
 struct task_struct *idle_task;
@@ -232,6 +240,49 @@ void get_avenrun(unsigned long loads[3])
 
 /* ---- the runqueue ---- */
 
+/* Linux's sched_prio_to_weight, nice -20 to 19: each step is about 1.25x. */
+static const int prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+#define NICE_0_LOAD 1024
+#define WEIGHT_IDLEPRIO 3	/* SCHED_IDLE, whatever its nice value */
+
+/* A normal task's share of SCHED_SLICE_NS by its weight. */
+static u64 weighted_slice(struct task_struct *p)
+{
+	int weight = p->policy == SCHED_IDLE ? WEIGHT_IDLEPRIO : prio_to_weight[p->nice + 20];
+
+	return (u64)SCHED_SLICE_NS * weight / NICE_0_LOAD;
+}
+
+/* How long a normal task runs at its turn. */
+u64 sched_normal_slice(struct task_struct *p)
+{
+	return max(weighted_slice(p), (u64)SCHED_MIN_SLICE_NS);
+}
+
+/* Whether normal task p, at the head of the runqueue, passes its turn on:
+ * one whose weighted slice is shorter than SCHED_MIN_SLICE_NS earns that
+ * much at each turn and runs once it has earned a whole one, so that it
+ * runs SCHED_MIN_SLICE_NS once in SCHED_MIN_SLICE_NS / weighted turns
+ * (SCHED_IDLE: about once in 26), as Linux's fair class gives a light task the
+ * same slice as any other, less often. */
+static bool passes_turn(struct task_struct *p)
+{
+	u64 slice = weighted_slice(p);
+
+	if (slice >= SCHED_MIN_SLICE_NS)
+		return false;
+	p->slice_credit += slice;
+	if (p->slice_credit < SCHED_MIN_SLICE_NS)
+		return true;
+	p->slice_credit -= SCHED_MIN_SLICE_NS;
+	return false;
+}
+
 /* Higher runs first: 1..99 for real-time tasks, 0 for the others. */
 static int task_rank(struct task_struct *p)
 {
@@ -286,13 +337,23 @@ static void dequeue_task(struct task_struct *p)
 	p->on_rq = false;
 }
 
+/* The head of the highest rank. Among the normal tasks, a light one that
+ * passes its turn goes to the tail, once around the rank at most: the
+ * last one asked runs even when it passes (it is alone, or all are light). */
 static struct task_struct *pick_next_task(void)
 {
+	struct list_head *queue;
 	struct task_struct *p;
+	unsigned int asked;
 
 	if (rq_empty())
 		return idle_task;
-	p = list_first_entry(&runqueue.queue[rq_top_rank()], struct task_struct, run_list);
+	queue = &runqueue.queue[rq_top_rank()];
+	p = list_first_entry(queue, struct task_struct, run_list);
+	for (asked = 1; asked < runqueue.nr && task_rank(p) == 0 && passes_turn(p); asked++) {
+		list_move_tail(&p->run_list, queue);
+		p = list_first_entry(queue, struct task_struct, run_list);
+	}
 	dequeue_task(p);
 	return p;
 }
@@ -315,23 +376,6 @@ static void slice_expired(struct timer_list *t)
 		current->rt_time_slice = 0;
 	virtual_clock_forward(slice_ns);
 	resched_curr();
-}
-
-/* Linux's sched_prio_to_weight, nice -20 to 19: each step is about 1.25x. */
-static const int prio_to_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
-};
-#define NICE_0_LOAD 1024
-#define WEIGHT_IDLEPRIO 3	/* SCHED_IDLE, whatever its nice value */
-
-u64 sched_normal_slice(struct task_struct *p)
-{
-	int weight = p->policy == SCHED_IDLE ? WEIGHT_IDLEPRIO : prio_to_weight[p->nice + 20];
-
-	return (u64)SCHED_SLICE_NS * weight / NICE_0_LOAD;
 }
 
 /* How long next may run before the slice timer asks for a switch. */
@@ -396,6 +440,7 @@ void sched_fork(struct task_struct *p, struct task_struct *parent)
 	p->rt_priority = parent->rt_priority;
 	p->nice = parent->nice;
 	p->rt_time_slice = RR_TIMESLICE;
+	p->slice_credit = 0;
 	if (parent->sched_reset_on_fork) {
 		if (rt_policy(p->policy)) {
 			p->policy = SCHED_NORMAL;
@@ -528,8 +573,8 @@ void schedule(void)
 	calc_global_load(now);
 	next = pick_next_task();
 	prev->sched_yield = false;
-	start_slice(next, cpu_now);
 	if (next == prev) {
+		start_slice(next, cpu_now);
 		rlimit_cpu_arm(next);
 		return;
 	}
@@ -549,6 +594,13 @@ void schedule(void)
 	 * one (the idle task) leaves whatever is there, as Linux's lazy TLB. */
 	if (next->mm)
 		switch_mm(next->mm);
+	/* The slice starts once next can run: remapping the window for
+	 * another process may take longer than a short slice (SCHED_IDLE's
+	 * is 29 us), and a slice spent on it would end before next's first
+	 * instruction, at every turn (docs/design.md, "Policies"). */
+	if (next->mm != prev->mm)
+		cpu_now = cpu_clock();
+	start_slice(next, cpu_now);
 	switch_prev = prev;
 	arch_switch_to(prev, next);
 	/* Back on prev's stack: switch_prev is whoever switched to us. */

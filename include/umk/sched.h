@@ -212,6 +212,7 @@ struct task_struct {
 	int nice;			/* -20..19 (Linux: static_prio - 120) */
 	bool sched_reset_on_fork;	/* children start SCHED_NORMAL, nice >= 0 */
 	u64 rt_time_slice;		/* SCHED_RR: ns left of its quantum, 0: spent */
+	u64 slice_credit;		/* a light normal task's earned turn (kernel/sched.c) */
 
 	struct cred cred;		/* its ids and capabilities (kernel/cred.c) */
 	int pdeath_signal;		/* PR_SET_PDEATHSIG: sent when the parent dies */
