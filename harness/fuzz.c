@@ -822,11 +822,38 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 
 static int by_signal[65], exited, workers_done;
 
+/* Its scheduling policy and nice value, fields 41 and 19 of its
+ * /proc/PID/stat: a worker may have made itself SCHED_IDLE or nice 19. */
+static void task_sched(pid_t pid, char *out, size_t size)
+{
+	char path[64], line[1024], *rp, *s;
+	long field[64];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f || !fgets(line, sizeof(line), f) || !(rp = strrchr(line, ')'))) {
+		snprintf(out, size, "no /proc/PID/stat");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	for (s = rp + 4; n < 64 && *s && *s != '\n'; n++)	/* field[0] is field 4 */
+		field[n] = strtol(s, &s, 10);
+	if (n < 38)
+		snprintf(out, size, "short /proc/PID/stat");
+	else
+		snprintf(out, size, "policy %ld, nice %ld", field[37], field[15]);
+}
+
 /* What the kernel says of a task that hangs: the State, SigPnd, ShdPnd
- * and SigBlk lines of its /proc/PID/status, on one line. */
+ * and SigBlk lines of its /proc/PID/status and its policy and nice value,
+ * on one line. */
 static const char *task_state(pid_t pid)
 {
-	static char out[256];
+	static char out[320];
 	char path[64], line[128];
 	FILE *f;
 	size_t n = 0;
@@ -848,6 +875,11 @@ static const char *task_state(pid_t pid)
 			break;
 	}
 	fclose(f);
+	if (n < sizeof(out) - 2) {
+		out[n++] = ',';
+		out[n++] = ' ';
+		task_sched(pid, out + n, sizeof(out) - n);
+	}
 	return out;
 }
 

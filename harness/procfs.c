@@ -7,15 +7,20 @@
  *   procfs child         a child started with posix_spawn (vfork + execve)
  *                        that waits on a pipe: its cmdline, comm, stat and
  *                        status, then as a zombie, and ENOENT once reaped
+ *   procfs sched         stat's priority, nice, rt_priority and policy
+ *                        fields after setpriority and sched_setscheduler
  *   procfs wait          (the child) say "ready", wait for stdin to close */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +47,23 @@ static char *slurp(const char *path, ssize_t *len)
 	return buf;
 }
 
+/* The numbers after the state in a stat line whose ')' ends the comm at
+ * rp: f[0] is field 4 (ppid). Returns how many. */
+static int stat_numbers(char *rp, long f[64])
+{
+	char *s;
+	int n;
+
+	for (s = rp + 4, n = 0; n < 64; n++) {
+		while (*s == ' ' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		f[n] = strtol(s, &s, 10);
+	}
+	return n;
+}
+
 /* /proc/PID/stat: comm, state, and the numeric fields 4 (ppid) and 20
  * (num_threads), checked against what the caller knows. */
 static void show_stat(const char *dir, pid_t pid, pid_t ppid)
@@ -65,14 +87,7 @@ static void show_stat(const char *dir, pid_t pid, pid_t ppid)
 	}
 	snprintf(comm, sizeof(comm), "%.*s", (int)(rp - strchr(s, '(') - 1), strchr(s, '(') + 1);
 	state = rp[2];
-	for (s = rp + 4; n < 64; n++) {
-		while (*s == ' ' || *s == '\n')
-			s++;
-		if (!*s)
-			break;
-		f[n] = strtol(s, &s, 10);
-	}
-	/* f[0] is field 4 */
+	n = stat_numbers(rp, f);
 	printf("stat: pid ok, comm %s, state %c, ppid %s, threads %ld, %d fields\n", comm, state,
 	       f[0] == ppid ? "ok" : "WRONG", f[16], n + 3);
 }
@@ -288,6 +303,46 @@ static int child(const char *self_path)
 	return 0;
 }
 
+/* Fields 18 (priority), 19 (nice), 40 (rt_priority) and 41 (policy) of
+ * /proc/self/stat. */
+static void show_sched(const char *after)
+{
+	ssize_t len;
+	char *s = slurp("/proc/self/stat", &len), *rp = s ? strrchr(s, ')') : NULL;
+	long f[64];
+
+	if (!rp || stat_numbers(rp, f) < 38) {
+		printf("/proc/self/stat: no line\n");
+		return;
+	}
+	printf("after %s: priority %ld, nice %ld, rt_priority %ld, policy %ld\n", after, f[14],
+	       f[15], f[36], f[37]);
+}
+
+static int sched(void)
+{
+	struct sched_param p = { 0 };
+
+	show_sched("start");
+	setpriority(PRIO_PROCESS, 0, 7);
+	show_sched("nice 7");
+	rsys(SYS_sched_setscheduler, 0, SCHED_BATCH, &p);
+	show_sched("SCHED_BATCH");
+	rsys(SYS_sched_setscheduler, 0, SCHED_IDLE, &p);
+	show_sched("SCHED_IDLE");
+	p.sched_priority = 10;
+	if (rsys(SYS_sched_setscheduler, 0, SCHED_FIFO, &p))
+		printf("SCHED_FIFO 10: failed\n");
+	show_sched("SCHED_FIFO 10");
+	p.sched_priority = 99;
+	rsys(SYS_sched_setscheduler, 0, SCHED_RR, &p);
+	show_sched("SCHED_RR 99");
+	p.sched_priority = 0;
+	rsys(SYS_sched_setscheduler, 0, SCHED_OTHER, &p);
+	show_sched("SCHED_OTHER");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char c;
@@ -299,12 +354,14 @@ int main(int argc, char **argv)
 		return threads();
 	if (argc == 2 && !strcmp(argv[1], "child"))
 		return child(argv[0]);
+	if (argc == 2 && !strcmp(argv[1], "sched"))
+		return sched();
 	if (argc >= 2 && !strcmp(argv[1], "wait")) {
 		write(1, "ready\n", 6);
 		while (read(0, &c, 1) > 0)
 			;
 		return 0;
 	}
-	fprintf(stderr, "usage: procfs self ARG... | threads | child\n");
+	fprintf(stderr, "usage: procfs self ARG... | threads | child | sched\n");
 	return 2;
 }

@@ -191,6 +191,13 @@ static void sig_dispositions(struct task_struct *t, unsigned long *ign, unsigned
 	}
 }
 
+/* stat's priority (Linux's task_prio()): 20 + nice for the normal
+ * policies, -1 - rt_priority for the real-time ones. */
+static long stat_priority(struct task_struct *t)
+{
+	return rt_policy(t->policy) ? -1L - (long)t->rt_priority : 20L + t->nice;
+}
+
 static void proc_stat(struct task_struct *t, struct proc_buf *b)
 {
 	struct mm_struct *mm = t->mm;
@@ -206,11 +213,13 @@ static void proc_stat(struct task_struct *t, struct proc_buf *b)
 		t->signal->pgrp, t->signal->session, t->signal->tty ? (int)t->signal->tty->rdev : 0,
 		t->signal->tty ? t->signal->tty->pgrp : -1, 0U, 0UL, 0UL, 0UL, 0UL,
 		(unsigned long long)(group_exec_ns(t) / (NSEC_PER_SEC / USER_HZ)), 0ULL,
-		0L, 0L, 20L, 0L, t->signal->nr_threads ? t->signal->nr_threads : 1,
+		0L, 0L, stat_priority(t), (long)t->nice,
+		t->signal->nr_threads ? t->signal->nr_threads : 1,
 		0ULL, vsize, (long)(vsize / PAGE_SIZE), task_rlimit(t, RLIMIT_RSS),
 		mm ? mm->start_code : 0, mm ? mm->end_code : 0, mm ? mm->start_stack : 0,
 		0UL, 0UL, sig_bits(&t->pending.signal), sig_bits(&t->blocked), ign, cgt,
-		0UL, 0UL, 0UL, t->exit_signal, 0, 0U, 0U, 0ULL, 0UL, 0L,
+		0UL, 0UL, 0UL, t->exit_signal, 0, t->rt_priority, (unsigned int)t->policy, 0ULL,
+		0UL, 0L,
 		mm ? mm->start_data : 0, mm ? mm->end_data : 0, mm ? mm->start_brk : 0,
 		mm ? mm->arg_start : 0, mm ? mm->arg_end : 0, mm ? mm->env_start : 0,
 		mm ? mm->env_end : 0, t->exit_state ? t->exit_code : 0);

@@ -139,7 +139,9 @@ native() {
 		command -v -- "$1" >/dev/null || fail "native: no program $1"
 	fi
 	echo "\$ $*"
-	_timed --separate-stderr timeout -k 5 "$UMK_TIMEOUT" "$@"
+	local flags=(--separate-stderr)
+	[[ $want == 127 ]] && flags=(-127 --separate-stderr)
+	_timed "${flags[@]}" timeout -k 5 "$UMK_TIMEOUT" "$@"
 	_expect "$want"
 }
 

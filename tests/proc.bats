@@ -32,6 +32,17 @@ BUSYBOX=/bin/busybox
 	assert_line 'open(/proc/PID/cmdline) once reaped = ENOENT'
 }
 
+@test "/proc/self/stat shows the priority, nice, rt_priority and policy the scheduling calls set" {
+	same_as_native $H/procfs sched
+	assert_output 'after start: priority 20, nice 0, rt_priority 0, policy 0
+after nice 7: priority 27, nice 7, rt_priority 0, policy 0
+after SCHED_BATCH: priority 27, nice 7, rt_priority 0, policy 3
+after SCHED_IDLE: priority 27, nice 7, rt_priority 0, policy 5
+after SCHED_FIFO 10: priority -11, nice 7, rt_priority 10, policy 1
+after SCHED_RR 99: priority -100, nice 7, rt_priority 99, policy 2
+after SCHED_OTHER: priority 27, nice 7, rt_priority 0, policy 0'
+}
+
 @test "/proc lists umk's processes only, with mounts, self and uptime" {
 	umk $BUSYBOX ls /proc
 	assert_output $'1\nmounts\nself\nuptime'

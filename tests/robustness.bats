@@ -93,7 +93,7 @@ handler runs = 1"
 	assert_failure 1
 	local w
 	for w in 1 2 3 4; do
-		assert_line --regexp "^fuzz: FAIL worker seed $w: no progress for 3000 ms after read \\(State: [RS] \\([a-z]+\\), SigPnd: [0-9a-f]{16}, ShdPnd: [0-9a-f]{16}, SigBlk: 0*2000\\)\$"
+		assert_line --regexp "^fuzz: FAIL worker seed $w: no progress for 3000 ms after read \\(State: [RS] \\([a-z]+\\), SigPnd: [0-9a-f]{16}, ShdPnd: [0-9a-f]{16}, SigBlk: 0*2000, policy 0, nice 0\\)\$"
 	done
 	assert_line 'fuzz: 4 failures'
 }
