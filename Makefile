@@ -15,6 +15,9 @@
 #                   (include/umk/mm.h), and two tests say why they skip
 #   make fuzz [FUZZ_SECONDS=600]   fuzz the ELF loader's checks (libFuzzer)
 #                   and the system calls (build/harness/fuzz), each that long
+#   make fuzz-coverage [FUZZ_SECONDS=60]   the system-call fuzzer under a
+#                   umk built with gcov (COVERAGE=1, in build-cov/): the
+#                   lines of kernel/ it reached, per file and in all
 #
 # kernel/ is built against include/, the headers generated into
 # $(BUILD)/include/generated/ and the compiler's freestanding headers only
@@ -24,7 +27,13 @@
 CC      := gcc
 MUSLCC  := musl-gcc
 SANITIZE ?=
-ifeq ($(SANITIZE),)
+COVERAGE ?=
+ifneq ($(COVERAGE),)
+ifneq ($(SANITIZE),)
+$(error COVERAGE=$(COVERAGE) and SANITIZE=$(SANITIZE): one at a time)
+endif
+BUILD   := build-cov
+else ifeq ($(SANITIZE),)
 BUILD   := build
 else ifeq ($(SANITIZE),undefined)
 BUILD   := build-ubsan
@@ -88,6 +97,17 @@ LDFLAGS       += $(SAN_LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(ASAN_WRAPPED))
 WALL_ALLOWED  := $(ASAN_WRAPPED) $(ASAN_ALLOWED)
 endif
 
+# COVERAGE=1: gcov's counters in kernel/ (plain global increments: no TLS,
+# no call), written out by arch/boot.c's os_exit (__gcov_dump), which the
+# wall lets kernel/'s objects name; `make fuzz-coverage` reads them.
+ifneq ($(COVERAGE),)
+SAN_LDFLAGS   := --coverage
+KERNEL_CFLAGS += --coverage
+ARCH_KCFLAGS  += -DUMK_COVERAGE
+LDFLAGS       += $(SAN_LDFLAGS)
+WALL_ALLOWED  := __gcov_init __gcov_exit __gcov_merge_add
+endif
+
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c))
 ARCH_SRCS   := $(sort $(wildcard arch/*.c arch/*.S))
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(patsubst %.S,$(BUILD)/%.o,$(KERNEL_SRCS) $(ARCH_SRCS)))
@@ -120,7 +140,7 @@ KERNEL_HEADERS := $(wildcard include/umk/*.h include/umk/uapi/*.h) $(SYSCALL_HEA
 DYN := $(BUILD)/dyn
 DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp
 
-.PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps shell
+.PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps fuzz-coverage shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(BUILD)/tests/restart_decision $(BUILD)/tests/nosud \
 	$(BUILD)/tests/timerqueue $(BUILD)/tests/vma_tree $(BUILD)/tests/trace_clock $(BUILD)/tests/pid \
 	$(BUILD)/tests/elf_replay $(ELF_SEEDS)/.stamp \
@@ -423,6 +443,21 @@ fuzz: all $(FUZZ)/elf_fuzz
 		$(FUZZ)/elf-corpus $(FUZZ)/elf-seeds tests/elf-regress
 	sh harness/fuzz-umk.sh $(BUILD)/umk $(BUILD)/harness/fuzz -s $$(date +%s) -n 1000 \
 		-t $(FUZZ_SECONDS) -v
+
+# The system-call fuzzer's reach: kernel/'s lines that a run of
+# FUZZ_SECONDS executed (gcov), with the seed printed first as make fuzz
+# does. Counts start from zero at each run.
+fuzz-coverage:
+	$(Q)$(MAKE) -s COVERAGE=1 all
+	$(Q)find build-cov/kernel -name '*.gcda' -delete
+	sh harness/fuzz-umk.sh build-cov/umk build-cov/harness/fuzz -s $$(date +%s) -n 1000 \
+		-t $(FUZZ_SECONDS)
+	$(Q)cd build-cov/kernel && gcov -n -o . $(addprefix ../../,$(KERNEL_SRCS)) 2>/dev/null | \
+		awk '/^File/ { f = $$2; gsub("\047", "", f) } \
+		/^Lines executed/ && f ~ /^kernel\// { split($$2, a, ":"); n = $$4; \
+		printf "fuzz-coverage: %-24s %5.1f%% of %4d lines\n", f, a[2], n; \
+		H += a[2] * n / 100; N += n; f = "" } \
+		END { printf "fuzz-coverage: kernel/ in all: %.0f of %d lines (%.1f%%)\n", H, N, 100 * H / N }'
 
 clean:
 	rm -rf $(BUILD)

@@ -28,6 +28,10 @@
 #include <umk/arch.h>
 #include <umk/entry.h>
 
+#ifdef UMK_COVERAGE
+void __gcov_dump(void);		/* libgcov's */
+#endif
+
 #define UMK_VERSION "0.1.0"
 
 extern char **environ;
@@ -311,6 +315,9 @@ void os_exit(int status)
 	os_tty_restore();
 	irq_exit_host();
 	fflush(stdout);
+#ifdef UMK_COVERAGE
+	__gcov_dump();	/* make COVERAGE=1: kernel/'s counters, before _exit */
+#endif
 	_exit(status);
 }
 

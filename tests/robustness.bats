@@ -197,3 +197,15 @@ the mapping is intact"
 	assert_failure 2
 	assert_equal "$stderr" "fuzz: runs only under umk (on the host its calls would change the host's files)"
 }
+
+@test "make fuzz-coverage fuzzes under a umk built with gcov and reports the lines of kernel/ the calls reached" {
+	require_umk
+	# its own build (build-cov/), whatever build the suite tests
+	run --separate-stderr make -s -j2 fuzz-coverage FUZZ_SECONDS=3
+	assert_success
+	assert_line 'fuzz: 0 failures'
+	assert_line --regexp '^fuzz-coverage: kernel/signal_deliver\.c +[1-9][0-9]?\.[0-9]% of +[0-9]+ lines$'
+	# no trace is written: the JSON writer runs no line
+	assert_line --regexp '^fuzz-coverage: kernel/trace_json\.c +0\.0% of +[0-9]+ lines$'
+	assert_line --regexp '^fuzz-coverage: kernel/ in all: [0-9]+ of [0-9]+ lines \([0-9]+\.[0-9]%\)$'
+}
