@@ -12,6 +12,9 @@
  *                      they alternate
  *   schedpol nice      two spinning SCHED_OTHER threads, nice 0 and 5,
  *                      then 0 and 19: the CPU time they get
+ *   schedpol idlewake  a thread that sleeps 1 ms at a time while a
+ *                      SCHED_IDLE one spins: it takes the CPU back as it
+ *                      wakes (the Bats test reads umk's trace for that)
  *   schedpol idle      a SCHED_IDLE process among three spinning
  *                      SCHED_OTHER ones, each with memory of its own: it
  *                      gets little of the CPU, but not nothing
@@ -390,6 +393,39 @@ static void nice_share(void)
 		printf("  (%.4f)\n", ratio);
 }
 
+/* ---- SCHED_IDLE preempted ---- */
+
+static void *idle_spinner(void *arg)
+{
+	struct sched_param p = { 0 };
+
+	if (rsys(SYS_sched_setscheduler, 0, SCHED_IDLE, &p))
+		die("sched_setscheduler(SCHED_IDLE) failed");
+	while (!stop_spinning)
+		;
+	return NULL;
+}
+
+/* The main thread (SCHED_OTHER) sleeps IDLE_SLEEPS times 1 ms while a
+ * SCHED_IDLE thread spins: each wake-up preempts the spinner at once. */
+#define IDLE_SLEEPS 20
+static void idle_wake(void)
+{
+	struct timespec ms = { 0, 1000000 };
+	pthread_t t;
+	int i;
+
+	stop_spinning = 0;
+	pthread_create(&t, NULL, idle_spinner, NULL);
+	/* the spinner makes itself SCHED_IDLE as it first runs: in the first
+	 * sleep */
+	for (i = 0; i < IDLE_SLEEPS; i++)
+		nanosleep(&ms, NULL);
+	stop_spinning = 1;
+	pthread_join(t, NULL);
+	printf("%d sleeps of 1 ms while a SCHED_IDLE thread spun: done\n", IDLE_SLEEPS);
+}
+
 /* ---- SCHED_IDLE among processes ---- */
 
 #define SPINNERS 3
@@ -474,7 +510,9 @@ int main(int argc, char **argv)
 		nice_share();
 	else if (!strcmp(what, "idle"))
 		idle_among_spinners();
+	else if (!strcmp(what, "idlewake"))
+		idle_wake();
 	else
-		die("usage: schedpol calls|order|preempt|yield|rr|nice|idle");
+		die("usage: schedpol calls|order|preempt|yield|rr|nice|idle|idlewake");
 	return 0;
 }

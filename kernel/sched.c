@@ -7,7 +7,8 @@
  * Linux's rt and fair classes: SCHED_FIFO and SCHED_RR tasks first,
  * higher rt_priority first, then every SCHED_NORMAL, SCHED_BATCH and
  * SCHED_IDLE task; the first task runs next, and a task joins at the tail
- * of its rank. A waking task that outranks current preempts it.
+ * of its rank. A waking task that outranks current preempts it, as any
+ * waking normal task preempts a SCHED_IDLE one.
  *
  * The slice timer sets TIF_NEED_RESCHED, and the task is preempted on its
  * way back to user mode (umk's kernel itself is not preemptible, like
@@ -472,6 +473,14 @@ void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, 
 		start_slice(current, cpu_clock());
 }
 
+/* A SCHED_IDLE current gives way at once to any other normal task that
+ * wakes (Linux's check_preempt_wakeup_fair: "idle tasks are by definition
+ * preempted by non-idle tasks"), rather than at the end of its turn. */
+static bool preempts_idle_policy(struct task_struct *p)
+{
+	return current->policy == SCHED_IDLE && p->policy != SCHED_IDLE;
+}
+
 bool wake_up_state(struct task_struct *p, long state)
 {
 	if (!(p->state & state))
@@ -481,7 +490,7 @@ bool wake_up_state(struct task_struct *p, long state)
 		return true;
 	trace_event(TR_WAKEUP, &(struct trace_fields){ .other = p->pid });
 	enqueue_task(p, false);
-	if (current == idle_task || task_rank(p) > task_rank(current))
+	if (current == idle_task || task_rank(p) > task_rank(current) || preempts_idle_policy(p))
 		resched_curr();
 	else if (!slice_timer.pending)
 		start_slice(current, cpu_clock());

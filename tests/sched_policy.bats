@@ -133,3 +133,22 @@ nice 19 got between 0.5% and 5% of nice 0's CPU time: yes"
 	same_as_native -p $H/schedpol idle
 	assert_output "a SCHED_IDLE process among 3 spinning ones ran its 300000 loop turns: yes"
 }
+
+@test "a thread that wakes takes the CPU from a spinning SCHED_IDLE thread at once, not at the end of its turn" {
+	same_as_native -p $H/schedpol idlewake
+	assert_output "20 sleeps of 1 ms while a SCHED_IDLE thread spun: done"
+	umk --trace $H/schedpol idlewake
+	# From the spinner's (tid 2) "wakeup 1" to its "switch 2 -> 1": a
+	# few microseconds when the wake-up preempts it, up to its 0.75 ms
+	# turn when it does not. The median of the 20 must be under 100 us.
+	local gaps
+	gaps=$(awk '$2 == 2 && $3 == "wakeup" && $4 == 1 { t = $1 }
+		t && $2 == 2 && $3 == "switch" && $6 == 1 { printf "%d\n", ($1 - t) * 1e6; t = 0 }' \
+		<<<"$stderr" | sort -n)
+	local n
+	n=$(wc -l <<<"$gaps")
+	[[ $n -ge 15 ]] || fail "only $n wake-ups of the sleeper seen by the spinner: $gaps"
+	local median
+	median=$(sed -n "$(((n + 1) / 2))p" <<<"$gaps")
+	[[ $median -lt 100 ]] || fail "median $median us from wake-up to switch (all: $(echo $gaps))"
+}
