@@ -9,7 +9,8 @@
  * WORKERS workers, four at a time (with -t, more until SECONDS have passed),
  * each making CALLS calls from the seed SEED + its number, and meanwhile is
  * their controller: every few milliseconds it sends one of them SIGSTOP (and
- * SIGCONT soon after), SIGUSR1, SIGURG, SIGWINCH or SIGALRM. A worker reports
+ * SIGCONT soon after), SIGUSR1, SIGURG, SIGWINCH or SIGALRM, once the worker
+ * has said it is ready (its handlers set). A worker reports
  * each call's outcome through a pipe; the parent counts the distinct calls
  * and (call, outcome) pairs, and fails the run when:
  *   - a canary around a buffer a worker passed changed (the kernel wrote
@@ -114,7 +115,7 @@ static const struct fuzz_call calls[] = {
 
 /* One record per call, worker to parent. */
 struct report {
-	short call;		/* index c in calls[], or -2 - c when c failed */
+	short call;		/* index c in calls[], -2 - c when c failed, -1: ready */
 	short outcome;		/* 0 success, errno, or what failed (FAIL_*) */
 	long a[6];
 };
@@ -709,6 +710,8 @@ static int worker(unsigned long seed, int n)
 		pipe(pfd);
 		dup(pfd[1]);
 	}
+	/* Ready: its handlers are set, the controller may signal it. */
+	put_report(-1, 0, NULL);
 	if (selftest == 2) {
 		/* The watchdog's own test: reads of the empty pipe (fd 1;
 		 * its write ends, 2 and 3, are open) with SIGALRM blocked. */
@@ -770,6 +773,7 @@ struct slot_state {
 	unsigned long seed;
 	double last;		/* ms of the last report or SIGCONT */
 	double stopped_at;	/* 0 when running */
+	int ready;		/* it has reported: its handlers are set */
 	struct report partial;
 	size_t got;
 };
@@ -816,6 +820,7 @@ static pid_t start(struct slot_state *w, const char *self, unsigned long seed, i
 	w->seed = seed;
 	w->last = now_ms();
 	w->stopped_at = 0;
+	w->ready = 0;
 	w->got = 0;
 	return w->pid;
 }
@@ -988,6 +993,7 @@ int main(int argc, char **argv)
 					w->got = 0;
 					record(w, &w->partial);
 					w->last = t;
+					w->ready = 1;
 				}
 			}
 			/* A worker that stopped itself (kill, tkill) is continued. */
@@ -1003,14 +1009,19 @@ int main(int argc, char **argv)
 			} else if (!w->stopped_at && rnd() % 64 == 0) {
 				int sig = (int)PICK(SIGSTOP, SIGUSR1, SIGURG, SIGWINCH, SIGALRM);
 
-				kill(w->pid, sig);
-				if (sig == SIGSTOP)
-					w->stopped_at = t;
+				/* Not before its first report: a worker still
+				 * starting has no handlers, and SIGUSR1 or
+				 * SIGALRM would end it before its calls. */
+				if (w->ready) {
+					kill(w->pid, sig);
+					if (sig == SIGSTOP)
+						w->stopped_at = t;
+				}
 			}
 			if (!w->stopped_at && t - w->last > HANG_MS) {
 				failures++;
 				printf("fuzz: FAIL worker seed %lu: no progress for %d ms after %s (%s)\n",
-				       w->seed, HANG_MS, calls[(int)w->partial.call].name,
+				       w->seed, HANG_MS, w->partial.call >= 0 ? calls[(int)w->partial.call].name : "its start",
 				       task_state(w->pid));
 				kill(w->pid, SIGKILL);
 				finish(w);
