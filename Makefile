@@ -99,7 +99,8 @@ endif
 
 # COVERAGE=1: gcov's counters in kernel/ (plain global increments: no TLS,
 # no call), written out by arch/boot.c's os_exit (__gcov_dump), which the
-# wall lets kernel/'s objects name; `make fuzz-coverage` reads them.
+# wall lets kernel/'s objects name; `make fuzz-coverage` reads them. The
+# unit tests link kernel/ objects with SAN_LDFLAGS, so libgcov goes there.
 ifneq ($(COVERAGE),)
 SAN_LDFLAGS   := --coverage
 KERNEL_CFLAGS += --coverage

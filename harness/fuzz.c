@@ -831,23 +831,20 @@ static int by_signal[65], exited, workers_done;
  * /proc/PID/stat: a worker may have made itself SCHED_IDLE or nice 19. */
 static void task_sched(pid_t pid, char *out, size_t size)
 {
-	char path[64], line[1024], *rp, *s;
+	char path[64], line[1024];
 	long field[64];
-	int n = 0;
+	int n = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	f = fopen(path, "r");
-	if (!f || !fgets(line, sizeof(line), f) || !(rp = strrchr(line, ')'))) {
+	if (f && fgets(line, sizeof(line), f))
+		n = stat_fields(line, field);
+	if (f)
+		fclose(f);
+	if (n < 0)
 		snprintf(out, size, "no /proc/PID/stat");
-		if (f)
-			fclose(f);
-		return;
-	}
-	fclose(f);
-	for (s = rp + 4; n < 64 && *s && *s != '\n'; n++)	/* field[0] is field 4 */
-		field[n] = strtol(s, &s, 10);
-	if (n < 38)
+	else if (n < 38)
 		snprintf(out, size, "short /proc/PID/stat");
 	else
 		snprintf(out, size, "policy %ld, nice %ld", field[37], field[15]);

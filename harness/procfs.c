@@ -47,23 +47,6 @@ static char *slurp(const char *path, ssize_t *len)
 	return buf;
 }
 
-/* The numbers after the state in a stat line whose ')' ends the comm at
- * rp: f[0] is field 4 (ppid). Returns how many. */
-static int stat_numbers(char *rp, long f[64])
-{
-	char *s;
-	int n;
-
-	for (s = rp + 4, n = 0; n < 64; n++) {
-		while (*s == ' ' || *s == '\n')
-			s++;
-		if (!*s)
-			break;
-		f[n] = strtol(s, &s, 10);
-	}
-	return n;
-}
-
 /* /proc/PID/stat: comm, state, and the numeric fields 4 (ppid) and 20
  * (num_threads), checked against what the caller knows. */
 static void show_stat(const char *dir, pid_t pid, pid_t ppid)
@@ -87,7 +70,7 @@ static void show_stat(const char *dir, pid_t pid, pid_t ppid)
 	}
 	snprintf(comm, sizeof(comm), "%.*s", (int)(rp - strchr(s, '(') - 1), strchr(s, '(') + 1);
 	state = rp[2];
-	n = stat_numbers(rp, f);
+	n = stat_fields(s, f);
 	printf("stat: pid ok, comm %s, state %c, ppid %s, threads %ld, %d fields\n", comm, state,
 	       f[0] == ppid ? "ok" : "WRONG", f[16], n + 3);
 }
@@ -308,10 +291,10 @@ static int child(const char *self_path)
 static void show_sched(const char *after)
 {
 	ssize_t len;
-	char *s = slurp("/proc/self/stat", &len), *rp = s ? strrchr(s, ')') : NULL;
+	char *s = slurp("/proc/self/stat", &len);
 	long f[64];
 
-	if (!rp || stat_numbers(rp, f) < 38) {
+	if (!s || stat_fields(s, f) < 38) {
 		printf("/proc/self/stat: no line\n");
 		return;
 	}

@@ -760,13 +760,13 @@ static int map_over(struct mm_struct *prev, struct mm_struct *mm)
  * (the two layouts interleave near vm.max_map_count), the window is
  * emptied and mm mapped afresh.
  */
-void switch_mm(struct mm_struct *mm)
+bool switch_mm(struct mm_struct *mm)
 {
 	struct mm_struct *prev = loaded_mm ? loaded_mm : dead_mm;
 	int err;
 
 	if (mm == loaded_mm)
-		return;
+		return false;
 	loaded_mm = mm;
 	if (!mm) {
 		reset_window();
@@ -787,6 +787,7 @@ void switch_mm(struct mm_struct *mm)
 		mmdrop(dead_mm);
 		dead_mm = NULL;
 	}
+	return true;
 }
 
 /*

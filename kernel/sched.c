@@ -346,12 +346,14 @@ static struct task_struct *pick_next_task(void)
 	struct list_head *queue;
 	struct task_struct *p;
 	unsigned int asked;
+	int rank;
 
 	if (rq_empty())
 		return idle_task;
-	queue = &runqueue.queue[rq_top_rank()];
+	rank = rq_top_rank();
+	queue = &runqueue.queue[rank];
 	p = list_first_entry(queue, struct task_struct, run_list);
-	for (asked = 1; asked < runqueue.nr && task_rank(p) == 0 && passes_turn(p); asked++) {
+	for (asked = 1; rank == 0 && asked < runqueue.nr && passes_turn(p); asked++) {
 		list_move_tail(&p->run_list, queue);
 		p = list_first_entry(queue, struct task_struct, run_list);
 	}
@@ -600,14 +602,11 @@ void schedule(void)
 
 	rseq_preempt(prev);
 	/* The next task's address space into the user window; a task without
-	 * one (the idle task) leaves whatever is there, as Linux's lazy TLB. */
-	if (next->mm)
-		switch_mm(next->mm);
-	/* The slice starts once next can run: remapping the window for
-	 * another process may take longer than a short slice (SCHED_IDLE's
-	 * is 29 us), and a slice spent on it would end before next's first
-	 * instruction, at every turn (docs/design.md, "Policies"). */
-	if (next->mm != prev->mm)
+	 * one (the idle task) leaves whatever is there, as Linux's lazy TLB.
+	 * The slice starts once next can run: remapping the window costs up
+	 * to a few hundred microseconds on some hosts, which are not next's
+	 * turn (docs/design.md, "Policies"). */
+	if (next->mm && switch_mm(next->mm))
 		cpu_now = cpu_clock();
 	start_slice(next, cpu_now);
 	switch_prev = prev;

@@ -133,6 +133,24 @@ int wait_status(pid_t pid)
 	return status;
 }
 
+int stat_fields(const char *line, long f[64])
+{
+	const char *rp = strrchr(line, ')');
+	char *s;
+	int n;
+
+	if (!rp || !rp[1] || !rp[2])
+		return -1;
+	for (s = (char *)rp + 3, n = 0; n < 64; n++) {
+		while (*s == ' ' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		f[n] = strtol(s, &s, 10);
+	}
+	return n;
+}
+
 const char *dir_of(const char *path)
 {
 	static char buf[4096];

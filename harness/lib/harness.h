@@ -44,4 +44,9 @@ int wait_status(pid_t pid);
 /* The directory part of PATH ("." when it has none), in a static buffer. */
 const char *dir_of(const char *path);
 
+/* The numeric fields of a /proc/PID/stat LINE, after the state: f[0] is
+ * field 4 (ppid), f[k - 4] field k. Returns how many (at most 64), or -1
+ * when the line has no ')' ending the comm. */
+int stat_fields(const char *line, long f[64]);
+
 #endif

@@ -140,8 +140,9 @@ void mmput(struct mm_struct *mm);	/* drop a user; free regions at 0 */
  * objects shared. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *mm);
 /* Make mm the address space in the user window (a no-op if it is there):
- * the scheduler for the next task, exec while it builds the new image. */
-void switch_mm(struct mm_struct *mm);
+ * the scheduler for the next task, exec while it builds the new image.
+ * Returns whether the window changed (host calls were made). */
+bool switch_mm(struct mm_struct *mm);
 /* The mm in the window now (Linux's cpu_tlbstate.loaded_mm), or NULL. */
 struct mm_struct *active_mm(void);
 /* A futex's key in shared memory: if addr lies in a MAP_SHARED region of
