@@ -18,7 +18,7 @@
 #include <umk/trace.h>
 #include <umk/tty.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 /* Interrupts recorded while the kernel ran (or that brought us in). */
 void irq_replay(void)

@@ -24,7 +24,7 @@
 #include <umk/uaccess.h>
 #include <umk/uapi/wait.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 /* The task gives up its memory: a vfork parent and pthread_join's futex
  * learn of it first (exit_mm_release). */

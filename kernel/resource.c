@@ -29,7 +29,7 @@
 #include <umk/trace.h>
 #include <umk/uaccess.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 /* Linux's INIT_RLIMITS, for a limit the host will not tell. */
 static const struct rlimit init_rlimits[RLIM_NLIMITS] = {

@@ -25,7 +25,7 @@
 #include <umk/uapi/rseq.h>
 #include <umk/uapi/sched.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 #define RSEQ_EVENT_PREEMPT (1UL << 0)
 #define RSEQ_EVENT_SIGNAL (1UL << 1)

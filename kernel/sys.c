@@ -16,7 +16,7 @@
 #include <umk/uaccess.h>
 #include <umk/uapi/prctl.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 long sys_getpid(void)
 {

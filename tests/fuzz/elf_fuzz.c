@@ -24,7 +24,7 @@
 #include <umk/ptrace.h>
 #include <umk/vdso.h>
 
-#include "../../kernel/binfmts.h"
+#include "../../kernel/fs/binfmts.h"
 
 static const uint8_t *input;	/* the "file" being checked */
 static size_t input_size;

@@ -28,7 +28,7 @@
 #include <umk/uaccess.h>
 #include <umk/unistd.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 #define SYNCHRONOUS_MASK                                                       \
 	(sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \

@@ -27,7 +27,7 @@
 #include <umk/tty.h>
 #include <umk/uaccess.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 static struct tty_struct the_console_tty;
 struct tty_struct *console_tty;

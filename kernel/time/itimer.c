@@ -12,7 +12,7 @@
 #include <umk/timer.h>
 #include <umk/uaccess.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 static void it_real_fn(struct timer_list *t)
 {

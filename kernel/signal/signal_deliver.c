@@ -25,7 +25,7 @@
 #include <umk/uaccess.h>
 #include <umk/unistd.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 /* The mask a handler's sigreturn must restore: the one a temporary mask
  * (sigsuspend, ppoll, pselect6) replaced, if any. */

@@ -20,7 +20,7 @@
 #include <umk/trace.h>
 #include <umk/uaccess.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 int check_kill_permission(int sig, struct task_struct *t)
 {

@@ -43,7 +43,7 @@
 #include <umk/uapi/limits.h>
 #include <umk/uapi/termbits.h>
 
-#include "signal.h"
+#include <umk/sched/signal.h>
 
 static struct wait_queue_head console_wait = { LIST_HEAD_INIT(console_wait.head) };
 
