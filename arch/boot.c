@@ -178,7 +178,7 @@ static int open_output(const char *file)
 }
 
 /* --rw DIR: an existing host directory, by its absolute path without
- * symlinks, as the kernel mounts it (kernel/namespace.c). */
+ * symlinks, as the kernel mounts it (kernel/fs/namespace.c). */
 static void add_rw_dir(const char *dir)
 {
 	struct boot_options *o = &boot_options;

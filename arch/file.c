@@ -5,7 +5,7 @@
  * or -errno (host errno values are Linux's, so they pass through as is).
  * The console
  * driver uses os_read/os_write/os_poll_now/os_ioctl_winsize on the fds umk
- * inherited; kernel/hostfs.c reaches the host's files by path with the
+ * inherited; kernel/fs/hostfs.c reaches the host's files by path with the
  * rest (flags and modes have Linux's values, which are the host's). Host calls made here are never restarted by umk: the timer
  * signal is installed with SA_RESTART, so the host restarts them itself.
  */

@@ -16,7 +16,7 @@
  * all be one description, a terminal's): every original flag is read before
  * any is changed, and they are restored in reverse order, so each ends as it
  * was. O_NONBLOCK is never set: a console write polls for room first
- * (kernel/console.c). After a SIGKILL of umk nothing restores them.
+ * (kernel/drivers/console.c). After a SIGKILL of umk nothing restores them.
  */
 #include "host.h"
 

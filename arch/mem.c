@@ -1,7 +1,7 @@
 /*
  * arch/mem.c: host memory for the kernel and for user regions.
  *
- * os_mmap_anon/os_munmap/os_mprotect are what kernel/mm.c builds user
+ * os_mmap_anon/os_munmap/os_mprotect are what kernel/mm/mm.c builds user
  * regions from: anonymous private host mappings, MAP_NORESERVE so that a
  * large reservation (a PROT_NONE brk area, an 8 MiB stack) costs nothing
  * until touched. kmalloc/kfree/kgrow are glibc's calloc/free/realloc: safe in kernel mode
@@ -129,7 +129,7 @@ int os_punch_hole(int fd, u64 off, u64 len)
 
 /* [pos, end) of in to the same offsets of out. copy_file_range moves the
  * bytes inside the host, over the pages out already has there (a spare
- * file's: kernel/mm.c) or into new ones. 0 or -errno. */
+ * file's: kernel/mm/mm.c) or into new ones. 0 or -errno. */
 static int copy_extent(int in, int out, off_t pos, off_t end)
 {
 	while (pos < end) {

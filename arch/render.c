@@ -1,7 +1,7 @@
 /*
  * arch/render.c: the renderers that draw a run as it is traced.
  *
- * The kernel draws nothing: it writes JSON lines (kernel/trace_json.c), and
+ * The kernel draws nothing: it writes JSON lines (kernel/trace/trace_json.c), and
  * harness/umk-trace turns them into a Chrome trace or an SVG timeline. For
  * --trace-format=chrome and --timeline, umk starts that tool at boot, found
  * next to umk itself (dirname(/proc/self/exe)/harness/umk-trace), with a

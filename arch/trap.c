@@ -98,7 +98,7 @@ void __tls_free handle_hostsig(int sig, siginfo_t *si, ucontext_t *uc, unsigned 
 }
 
 /* The host terminal was resized: the console tty's TIOCSWINSZ
- * (kernel/tty_io.c). */
+ * (kernel/drivers/tty_io.c). */
 void __tls_free handle_sigwinch(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
 	interrupt(IRQ_WINCH, uc, oldsel);

@@ -4,7 +4,7 @@
  *
  * When umk's stdin is a terminal and umk is its foreground process group,
  * the kernel's console is a tty with its own line discipline
- * (kernel/n_tty.c), so the host terminal must pass every byte through
+ * (kernel/drivers/n_tty.c), so the host terminal must pass every byte through
  * untouched: host_tty_init puts it in raw mode (no echo, no line editing,
  * no signals from ^C, no output processing) after saving its settings, and
  * os_tty_restore puts them back. os_exit calls that on every way out of umk
@@ -15,7 +15,7 @@
  * (os_tty_get), as a terminal handed over by getty keeps its settings.
  * Otherwise (stdin not a terminal, or umk started in the background of
  * one) nothing here touches the host, and the console is the pass-through
- * of kernel/console.c.
+ * of kernel/drivers/console.c.
  */
 #include "host.h"
 

@@ -3,7 +3,7 @@
  *
  * A thread or a vfork child (CLONE_VM) shares its parent's address space;
  * fork and clone without CLONE_VM give the child a copy (dup_mm,
- * kernel/mm.c). A child starts in ret_from_fork() on its own kernel stack and
+ * kernel/mm/mm.c). A child starts in ret_from_fork() on its own kernel stack and
  * returns to user mode through a host frame crafted there, holding a copy of
  * the parent's registers with rax = 0.
  */

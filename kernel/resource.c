@@ -14,7 +14,7 @@
  * that capability (check_prlimit_permission).
  *
  * RLIMIT_CPU: one kernel timer, armed by schedule() for the process about
- * to run at the moment its CPU time (kernel/time.c's process clock) would
+ * to run at the moment its CPU time (kernel/time/time.c's process clock) would
  * reach the next limit if it kept the CPU. On expiry: SIGKILL at the hard
  * limit; else SIGXCPU past the soft limit, which then grows by a second
  * (so the next SIGXCPU comes a second later), as Linux does.
@@ -82,7 +82,7 @@ static s64 limit_ns(unsigned long sec)
 }
 
 /* The CPU time of current's process: its threads' time, and current's
- * since it went on the CPU (the process clock of kernel/time.c). */
+ * since it went on the CPU (the process clock of kernel/time/time.c). */
 static s64 process_cputime(void)
 {
 	return clock_get_ns(CLOCK_PROCESS_CPUTIME_ID);

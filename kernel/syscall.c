@@ -1,5 +1,5 @@
 /*
- * kernel/syscall.c: the system-call table (its trace: kernel/trace_syscalls.c).
+ * kernel/syscall.c: the system-call table (its trace: kernel/trace/trace_syscalls.c).
  *
  * sys_call_table maps Linux's x86-64 numbers to the implementations, each
  * with its name and a format for the trace's decoding of each argument

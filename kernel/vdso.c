@@ -4,7 +4,7 @@
  * The page tells the vDSO (arch/vdso/) how to answer without a trap: under
  * --clock=host, through the host vDSO's clock_gettime, since the kernel's
  * clocks are the host's (clock_get_ns); under --clock=virtual, from the
- * virtual time kernel/time.c copies here on every change. Only the clocks
+ * virtual time kernel/time/time.c copies here on every change. Only the clocks
  * clock_get_ns serves that way are marked: the CPU-time clocks and unknown
  * ids trap, so the kernel answers them. clock_getres answers come from
  * clock_res_ns at boot; they do not change.

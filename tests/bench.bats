@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # make bench's tooling: the probe runner (harness/benchrun), the driver
-# (harness/bench.sh) and the renderer (harness/bench_report.py). No test
+# (harness/bench/bench.sh) and the renderer (harness/bench/bench_report.py). No test
 # asserts a speed: these machines are shared and noisy. They check that
 # every outcome of a probe reaches the table as what it was, and that a
 # failure is never shown as a number.
@@ -9,7 +9,7 @@
 # shellcheck disable=SC2154
 load helper
 
-REPORT=harness/bench_report.py
+REPORT=harness/bench/bench_report.py
 
 # canned DIR: a bench directory with records of every kind of outcome.
 canned() {
@@ -176,7 +176,7 @@ setup() {
 	printf '#!/bin/sh\necho "fake linux: cannot start: no /dev/shm" >&2\nexit 1\n' >"$fake/linux"
 	chmod +x "$fake/linux"
 	run --separate-stderr env PATH="$fake:$PATH" OUT="$D" N=100 ROUNDS=1 PROBES=getpid PEERS=uml \
-		timeout 120 harness/bench.sh
+		timeout 120 harness/bench/bench.sh
 	assert_success
 	assert_equal "$(row 'getpid (ns)' | sed 's/.*| //; s/ |$//')" \
 		'**FAILED** (1 of 1 runs): did not run: fake linux: cannot start: no /dev/shm'
@@ -185,7 +185,7 @@ setup() {
 @test "bench.sh refuses bad settings with one line on stderr" {
 	local bad
 	for bad in N=abc ROUNDS=0 PEERS=qemu PROBES=nosuch CPU=x PROBE_LIST=/nonexistent; do
-		run --separate-stderr env "$bad" OUT="$D" timeout 30 harness/bench.sh
+		run --separate-stderr env "$bad" OUT="$D" timeout 30 harness/bench/bench.sh
 		assert_failure 2
 		assert_equal "${#stderr_lines[@]}" 1
 		assert_regex "$stderr" '^bench: '

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# User and group ids (harness/creds.c): the set*id calls with Linux's rules
+# User and group ids (harness/progs/creds.c): the set*id calls with Linux's rules
 # and the capabilities that follow them, and the permission checks made
 # with the ids (signals, limits, nice values, policies). Natively the tests
 # run as root, as umk's pid 1 is; each scenario drops privileges in its own

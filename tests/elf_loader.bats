@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The ELF loader's header checks (kernel/binfmt_elf.c) on broken programs:
+# The ELF loader's header checks (kernel/fs/binfmt_elf.c) on broken programs:
 # those tests/fuzz/elf_seeds.py generates, one per check, and what make fuzz
 # found (tests/elf-regress/). build/tests/elf_replay runs the checks outside
 # umk (tests/fuzz/elf_fuzz.c); umk must refuse each such program with the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Process groups and sessions (harness/pgrp.c): setpgid, getpgid, getpgrp,
+# Process groups and sessions (harness/progs/pgrp.c): setpgid, getpgid, getpgrp,
 # setsid, getsid with Linux's errors, and kill, wait4 and waitid on a
 # group, natively and under umk; kill(-1) under umk only (natively it
 # would reach the host's processes).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# /proc (kernel/proc.c): umk's own processes as Linux shows processes.
+# /proc (kernel/fs/proc.c): umk's own processes as Linux shows processes.
 # build/harness/procfs prints what it reads there checked against what it
 # knows (its pid, its parent's), so the lines are the same natively.
 

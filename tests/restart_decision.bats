@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The restart decision in isolation (kernel/restart.c): every return code
+# The restart decision in isolation (kernel/signal/restart.c): every return code
 # against every kind of delivery, as Linux's handle_signal and
 # arch_do_signal_or_restart decide, and umk's SA_RESUME column: it changes
 # only -ERESTARTNOHAND and -ERESTART_RESTARTBLOCK of a call that takes part

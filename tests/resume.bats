@@ -5,7 +5,7 @@
 # state the expected output; the ones about what the flag must not change
 # (no handler, a handler without it, a frame forged into a restart) run
 # natively too and require the same output. Scenarios are in
-# harness/scenarios/resume*.scn; build/harness/resume (harness/resume.c)
+# harness/scenarios/resume*.scn; build/harness/resume (harness/progs/resume.c)
 # runs the cases a script cannot express, on the virtual clock.
 
 load helper

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Resource limits (getrlimit, setrlimit, prlimit64) and their enforcement,
-# natively and under umk (harness/rlimits.c).
+# natively and under umk (harness/progs/rlimits.c).
 
 load helper
 

@@ -12,16 +12,16 @@ handler runs = 1"
 }
 
 @test "arguments drawn by type to every system call, under signals, stops and continues, never hurt umk or the caller's memory" {
-	# 8 workers x 400 calls from a fixed seed (harness/fuzz.c);
+	# 8 workers x 400 calls from a fixed seed (harness/fuzz/fuzz.c);
 	# each call must return, the canaries around every buffer a worker
 	# passed stay intact, and umk must come through.
 	require_umk
 	# Every implemented call of kernel/syscall_64.tbl; eight are never made
 	# (exit, exit_group, execve, clone, vfork, fork, rt_sigreturn, rseq:
-	# harness/fuzz.c).
+	# harness/fuzz/fuzz.c).
 	local n
 	n=$(awk '!/^#/ && $3 ~ /^sys_/' kernel/syscall_64.tbl | wc -l)
-	run --separate-stderr timeout 60 sh harness/fuzz-umk.sh $UMK $H/fuzz -s 1 -w 8 -n 400
+	run --separate-stderr timeout 60 sh harness/fuzz/fuzz-umk.sh $UMK $H/fuzz -s 1 -w 8 -n 400
 	echo "$stderr"
 	assert_success
 	assert_line --index 0 "fuzz: seed 1, 400 calls per worker, $n calls in the table"
@@ -44,7 +44,7 @@ handler runs = 1"
 	# worker the controller looked at before it reported again (3 runs
 	# of 4 with one stop).
 	require_umk
-	sh harness/fuzz-umk.sh $UMK $H/fuzz -s 1796326177 -t 10 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	sh harness/fuzz/fuzz-umk.sh $UMK $H/fuzz -s 1796326177 -t 10 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	local sh_pid=$! pid= i
 	for ((i = 0; i < 100 && !pid; i++)); do
 		sleep 0.05
@@ -70,7 +70,7 @@ handler runs = 1"
 	# same). Never run the fuzzer natively: as root on the host its calls
 	# change the host's files (it once turned /dev/zero into a null device).
 	require_umk
-	run --separate-stderr timeout 60 sh harness/fuzz-umk.sh $UMK $H/fuzz -s 1796324306 -w 1 -n 400
+	run --separate-stderr timeout 60 sh harness/fuzz/fuzz-umk.sh $UMK $H/fuzz -s 1796324306 -w 1 -n 400
 	assert_success
 	assert_line 'fuzz: 0 failures'
 }

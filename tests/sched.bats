@@ -37,7 +37,7 @@ load helper
 
 @test "10000 threads are created and each sleeps and wakes twice, natively and under umk" {
 	# Past the old 4096-task cap; every nanosleep must return 0, never
-	# early (harness/sleepers.c checks). Speed is the bench's, not this.
+	# early (harness/progs/sleepers.c checks). Speed is the bench's, not this.
 	local line='^sleepers: 10000 x 2 sleeps of 1000 us: overshoot median [0-9.]+ us, p99 [0-9.]+ us, [0-9]+ ns CPU per wake-up$'
 	native $H/sleepers 10000 2
 	assert_output --regexp "$line"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Scheduling policies (harness/schedpol.c): the calls and their errors, and
-# what kernel/sched.c does with SCHED_FIFO, SCHED_RR, SCHED_OTHER and nice
+# Scheduling policies (harness/progs/schedpol.c): the calls and their errors, and
+# what kernel/sched/core.c does with SCHED_FIFO, SCHED_RR, SCHED_OTHER and nice
 # values. Natively the programs run pinned to CPU 0 (umk has one CPU) and
 # as root, which real-time policies need; the order of the lines they print
 # is the order their threads ran in.

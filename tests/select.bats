@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# poll, ppoll, select, pselect6 (kernel/select.c) and timed futex waits:
+# poll, ppoll, select, pselect6 (kernel/fs/select.c) and timed futex waits:
 # timeouts, readiness, errors, and what a signal or a stop does to a wait.
 # Every case runs build/harness/pollwait natively and under umk: the output
 # (times rounded to 50 ms) must be identical, and it must be what Linux

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# What a C library asks for at program start (harness/startup.c): time,
+# What a C library asks for at program start (harness/progs/startup.c): time,
 # getrandom, the robust futex list, rseq and prctl, natively and under umk.
 
 load helper

@@ -76,8 +76,8 @@ futex(FUTEX_WAIT_PRIVATE) = 0"
 }
 
 @test "host files open read-only and read, seek and stat as on Linux" {
-	same_as_native $H/readfile harness/hello.c
-	assert_line "lines $(wc -l < harness/hello.c)"
+	same_as_native $H/readfile harness/progs/hello.c
+	assert_line "lines $(wc -l < harness/progs/hello.c)"
 	assert_line "fstat = 0"
 	assert_line "regular yes, size matches lseek: yes"
 	assert_line "read 4 = 4"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The kernel's timer queue in isolation (kernel/timerqueue.c): a binary
+# The kernel's timer queue in isolation (kernel/lib/timerqueue.c): a binary
 # min-heap against a reference, by the latest time each timer may run,
 # FIFO among equal ones.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The index of an mm's regions in isolation (kernel/vma_tree.c): a treap
+# The index of an mm's regions in isolation (kernel/mm/vma_tree.c): a treap
 # augmented with each subtree's largest gap, against a sorted array.
 
 load helper

@@ -1,4 +1,4 @@
-/* bench PROBE N: one probe of make bench (harness/bench.sh), timed on
+/* bench PROBE N: one probe of make bench (harness/bench/bench.sh), timed on
  * CLOCK_MONOTONIC (raw clock_gettime), run natively, under umk and under
  * the peers. Each prints one line, "NAME: FIGURES (DETAILS)", and checks
  * its own result: a wrong one is a harness: line on stderr and status 99
@@ -25,7 +25,7 @@
  *                 and p99 in us; the sleep must return 0 (restarted, not
  *                 EINTR), never early, and the child must have stopped
  *
- * sleepers N M (harness/sleepers.c) is the sleep-precision probe. */
+ * sleepers N M (harness/progs/sleepers.c) is the sleep-precision probe. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

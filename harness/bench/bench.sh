@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # make bench: umk's costs beside the host's, the SUD floor's and the peers'.
 #
-# Runs every probe of harness/bench.probes natively, under umk (both FS
+# Runs every probe of harness/bench/bench.probes natively, under umk (both FS
 # base paths) and under each peer of PEERS, ROUNDS times, pinned to one CPU
 # (taskset -c $CPU). Each round interleaves them: for every probe, the host
 # columns one after the other; then each peer boots once and runs the whole
 # list (harness/benchrun is its first process). So drift from a noisy
 # neighbour hits every column alike. The records go to $OUT/raw.tsv, the
-# host and versions to $OUT/meta.tsv; harness/bench_report.py turns them
+# host and versions to $OUT/meta.tsv; harness/bench/bench_report.py turns them
 # into $OUT/BENCH.md (medians with min-max, ratios to native and to the
 # floor) and $OUT/bench.svg.
 #
@@ -23,7 +23,7 @@
 # SLEEPS (1 ms sleeps of the nanosleep probe, 200), WAKES (wake-ups per
 # sleepers run, 20000: 20 sleeps each, at least 2), STOPS (stops of the
 # stop/continue probe, 20), PEERS ("uml gvisor"), PROBES (ids to run, all
-# by default), PROBE_LIST (harness/bench.probes), BUILD (build), OUT
+# by default), PROBE_LIST (harness/bench/bench.probes), BUILD (build), OUT
 # ($BUILD/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -271,5 +271,5 @@ done
 printf 'load after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/meta.tsv"
 printf 'seconds\t%s\n' "$((SECONDS - t0))" >>"$OUT/meta.tsv"
 
-python3 harness/bench_report.py "$OUT"
+python3 harness/bench/bench_report.py "$OUT"
 echo "bench: the table is $OUT/BENCH.md, the chart $OUT/bench.svg"

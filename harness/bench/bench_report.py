@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """bench_report.py DIR: make bench's table and chart, from what
-harness/bench.sh left in DIR.
+harness/bench/bench.sh left in DIR.
 
-Reads DIR/probes (harness/bench.probes: the probes, their order and
+Reads DIR/probes (harness/bench/bench.probes: the probes, their order and
 labels), DIR/meta.tsv (KEY<TAB>VALUE: the host, the versions, the load)
 and DIR/raw.tsv (one record per probe run:
 ROUND<TAB>COLUMN<TAB>ID<TAB>HOW<TAB>OUTPUT, as harness/benchrun prints
-them, HOW being "exit N", "signal N", "timeout S", or what harness/bench.sh
+them, HOW being "exit N", "signal N", "timeout S", or what harness/bench/bench.sh
 records for a run that did not happen, its reason as OUTPUT: "peer-down",
 "missing" (the peer stopped before it) or "skipped" (it timed out in an
 earlier round)); writes DIR/BENCH.md and DIR/bench.svg.
 
 A run counts only when it exited 0 and its output holds the figures its
-probe prints (harness/bench.probes lists them); a figure is the median
+probe prints (harness/bench/bench.probes lists them); a figure is the median
 over the rounds, with the min-max of the rounds beside it. Anything else
 is a verdict, never a number: "n/a (REASON)" when the probe said so
 (no fork under umk), otherwise FAILED with what happened (exit status
@@ -268,7 +268,7 @@ def markdown(meta, probes, columns, cells, rows, nrounds):
         cellt = [cells[(p["id"], c)].text(keys).replace("|", "\\|") for c in columns]
         w(f"| {label} | " + " | ".join(cellt) + " |")
     w("")
-    w("What the figures are (harness/bench.c, harness/sleepers.c): ns per call, yield, "
+    w("What the figures are (harness/bench/bench.c, harness/progs/sleepers.c): ns per call, yield, "
       "round trip or cycle, on the kernel's own CLOCK_MONOTONIC; \"how late\" is how long "
       "after its deadline a sleep returned; \"CPU per wake-up\" is the sum of the sleeping "
       "threads' CLOCK_THREAD_CPUTIME_ID over their sleeps divided by the wake-ups. That "

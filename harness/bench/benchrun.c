@@ -1,7 +1,7 @@
 /* benchrun LIST [ID...]: run make bench's probes and report each one's
- * output and how it ended, in a form harness/bench_report.py reads. The
+ * output and how it ended, in a form harness/bench/bench_report.py reads. The
  * same static program runs the probes everywhere: natively and around umk
- * on the host (harness/bench.sh, one probe at a time, pinned), and inside
+ * on the host (harness/bench/bench.sh, one probe at a time, pinned), and inside
  * the peers as their first process: User-Mode Linux's init, gVisor's
  * `runsc do` command. As pid 1 it powers the machine off at the end.
  *

@@ -7,14 +7,14 @@
  * "kernel's" getpid result) and returns through a restorer inside the
  * allowed region, whose rt_sigreturn is therefore not trapped. No kernel
  * logic, no altstack, no FS base: what is left is the host's signal delivery
- * and sigreturn, the price every SUD kernel pays per call. harness/bench.sh
+ * and sigreturn, the price every SUD kernel pays per call. harness/bench/bench.sh
  * prints umk's getpid beside it.
  *
  * With "fsbase", the restorer also sets the FS base with the host's
  * arch_prctl(ARCH_SET_FS) before its rt_sigreturn, as umk's __restore_rt
  * does when it returns to another task than the one that trapped on a host
  * without FSGSBASE (docs/design.md, "The FS base"): the floor of a task
- * switch there, beside which harness/bench.sh prints umk's sched_yield. It
+ * switch there, beside which harness/bench/bench.sh prints umk's sched_yield. It
  * sets the thread pointer the program already has: a hypervisor may charge
  * the write of the FS base MSR (microseconds), and on the AMD EPYC PVM guest
  * this was measured on, writing the same value or another cost the same. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# harness/fuzz-umk.sh UMK FUZZ ARG...: run FUZZ -M ARG... under UMK, with
+# harness/fuzz/fuzz-umk.sh UMK FUZZ ARG...: run FUZZ -M ARG... under UMK, with
 # the host's map of umk's memory (/proc/PID/maps of umk) on its stdin: the
 # fuzzer passes pointers into umk's image, heap and stack, which umk's own
 # /proc does not show a program. Exits with umk's status. Used by

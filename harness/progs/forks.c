@@ -28,7 +28,7 @@
  *             parent never touched, in a region of the parent's and in one
  *             of its own, and exits; the next child reads zeros there and
  *             the parent's data elsewhere (umk reuses a dead process's
- *             memory file for the next fork: kernel/mm.c, dup_mm)
+ *             memory file for the next fork: kernel/mm/mm.c, dup_mm)
  */
 #include <errno.h>
 #include <fcntl.h>

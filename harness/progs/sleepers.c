@@ -6,7 +6,7 @@
  * across their sleeps, divided by N*M. That counts what the kernel spends
  * on a thread's behalf while it is the running one (its system calls,
  * switching to it); timer interrupts taken while the CPU is idle are not
- * counted, under any kernel. A probe of make bench (harness/bench.sh):
+ * counted, under any kernel. A probe of make bench (harness/bench/bench.sh):
  * the kernel's timer queue and one host timer interrupt serving many
  * sleepers.
  *

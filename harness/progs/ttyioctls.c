@@ -1,5 +1,5 @@
 /* ttyioctls: the line discipline's ioctls, as umk's console tty implements
- * them (kernel/tty_io.c), on files that are not terminals: Linux answers
+ * them (kernel/drivers/tty_io.c), on files that are not terminals: Linux answers
  * each with ENOTTY. With "job" as argument, on fd 0, a terminal: what
  * TIOCGPGRP, TIOCGSID, TIOCSPGRP and TIOCSCTTY say to a process, its
  * errors included (tests/tty.bats runs both natively and under umk). */

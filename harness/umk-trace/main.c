@@ -30,7 +30,7 @@ const char *trace_event_name(enum trace_event ev)
 	return ev < TR_NR_EVENTS ? trace_event_names[ev] : "?";
 }
 
-/* Linux's numbers, as the kernel names them (kernel/signal.c). */
+/* Linux's numbers, as the kernel names them (kernel/signal/signal.c). */
 const char *signal_name(int sig)
 {
 	static const char *const names[32] = {

@@ -16,7 +16,7 @@ struct arch_context;
 #define THREAD_SIZE (64 * 1024UL)
 #define STACK_END_MAGIC 0x57AC6E9DUL
 
-/* ---- kernel/sched.c: what arch/ may know of a task ----
+/* ---- kernel/sched/core.c: what arch/ may know of a task ----
  * arch/ cannot include the kernel's headers (their Linux types clash with
  * the host's), so it sees tasks through these. */
 struct task_struct *get_current(void);	/* NULL if not on a kernel stack */
@@ -103,7 +103,7 @@ unsigned long arch_vdso_map(void **data, unsigned long *size);
 
 /* ---- arch/file.c: host files, the console ---- */
 
-/* Host files by path, for kernel/hostfs.c: open(2), with O_CLOEXEC and
+/* Host files by path, for kernel/fs/hostfs.c: open(2), with O_CLOEXEC and
  * O_NOCTTY added, and the calls on names. Each returns 0 (or an fd, a
  * length) or -errno. times is two struct timespec (utimensat). */
 int os_open(const char *path, int flags, int mode);

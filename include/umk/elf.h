@@ -1,6 +1,6 @@
 /* ELF64 structures and constants (include/uapi/linux/elf.h,
  * include/uapi/linux/auxvec.h, arch/x86/include/uapi/asm/auxvec.h), only
- * what the loader in kernel/exec.c and the initial stack need. */
+ * what the loader in kernel/fs/exec.c and the initial stack need. */
 #ifndef UMK_ELF_H
 #define UMK_ELF_H
 

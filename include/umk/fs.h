@@ -2,13 +2,13 @@
  * fs_struct.h, fdtable.h). docs/design.md, "Files and file systems".
  *
  * An open file (struct file) is the console (a host fd umk inherited: 0, 1
- * and 2; kernel/console.c), a pipe (kernel/pipe.c), or a file reached by a
+ * and 2; kernel/drivers/console.c), a pipe (kernel/fs/pipe.c), or a file reached by a
  * path: then it holds the path (mount and dentry) and the inode, which
  * belongs to one of umk's file systems: hostfs (the host's files,
- * kernel/hostfs.c), tmpfs (kernel/tmpfs.c), the device nodes
- * (kernel/devices.c) or proc (kernel/proc.c). Names are resolved by
- * kernel/namei.c over the dentries of kernel/dcache.c and the mounts of
- * kernel/namespace.c. The code that does not care which kind of file it
+ * kernel/fs/hostfs.c), tmpfs (kernel/fs/tmpfs.c), the device nodes
+ * (kernel/drivers/devices.c) or proc (kernel/fs/proc.c). Names are resolved by
+ * kernel/fs/namei.c over the dentries of kernel/fs/dcache.c and the mounts of
+ * kernel/fs/namespace.c. The code that does not care which kind of file it
  * has is split as Linux's: file_table.c, file.c, open.c, read_write.c,
  * readdir.c, stat.c, iov_iter.c, fcntl.c, ioctl.c. */
 #ifndef UMK_FS_H
@@ -161,7 +161,7 @@ struct file_operations {
 	/* fstat of a file without an inode (console, pipe). */
 	int (*fstat)(struct file *f, struct stat *st);
 	void (*release)(struct file *f);
-	/* mmap of the file (kernel/mm.c). Both optional; a file with neither
+	/* mmap of the file (kernel/mm/mm.c). Both optional; a file with neither
 	 * cannot be mapped (-ENODEV). MAP_SHARED needs get_hostmem: the host
 	 * memory holding the file's pages at their file offsets (a new
 	 * reference; NULL with *err set on failure). MAP_PRIVATE copies the
@@ -322,7 +322,7 @@ struct files_struct {
 	unsigned long close_on_exec[NR_OPEN_DEFAULT / 64];
 };
 
-/* kernel/file_table.c */
+/* kernel/fs/file_table.c */
 struct file *alloc_file(const struct file_operations *op, unsigned int flags, void *priv);
 void fput(struct file *f);		/* -1 reference, release at 0 */
 
@@ -348,7 +348,7 @@ static inline bool file_writable(const struct file *f)
 	return !(f->f_flags & O_PATH) && (acc == O_WRONLY || acc == O_RDWR);
 }
 
-/* kernel/file.c */
+/* kernel/fs/file.c */
 /* +1 reference, or NULL: fget refuses an O_PATH file (-EBADF for the
  * calls that use it), fget_raw takes any (fstat, fchdir, fcntl, dup, the
  * *at calls' dirfd), as Linux's fdget and fdget_raw. */
@@ -366,14 +366,14 @@ struct files_struct *dup_fd(struct files_struct *old);	/* fork without CLONE_FIL
 void put_files_struct(struct files_struct *files);
 void do_close_on_exec(struct files_struct *files);
 
-/* kernel/console.c */
+/* kernel/drivers/console.c */
 /* A console file over the host fd umk inherited (0, 1 or 2): O_RDWR when it
  * is a tty, else O_RDONLY for 0 and O_WRONLY for 1 and 2. NULL if the host
  * fd is not open. */
 struct file *console_file(int hostfd);
 void console_interrupt(void);	/* IRQ_CONSOLE: input arrived */
 /* Make f (/dev/tty when dev_tty, /dev/console) a console file: the console
- * tty (kernel/tty_io.c), or without one a pass-through to the first of the
+ * tty (kernel/drivers/tty_io.c), or without one a pass-through to the first of the
  * host's fds 0, 1, 2 that is a terminal: 0, or -ENXIO when none is. */
 int console_open(struct file *f, bool dev_tty);
 /* The host fd behind a console file. */
@@ -383,11 +383,11 @@ bool is_console_file(const struct file *f);
 void host_signals_interrupt(unsigned long sigs);
 
 
-/* kernel/file_table.c: a file reached by path, with a reference to it
- * (dentry_open in kernel/open.c calls f_op->open next). */
+/* kernel/fs/file_table.c: a file reached by path, with a reference to it
+ * (dentry_open in kernel/fs/open.c calls f_op->open next). */
 struct file *alloc_file_path(const struct path *path, unsigned int flags);
 
-/* kernel/dcache.c: dentries. */
+/* kernel/fs/dcache.c: dentries. */
 struct dentry *d_alloc(struct dentry *parent, const char *name);	/* negative, unhashed */
 struct dentry *d_alloc_root(struct super_block *sb, struct inode *inode);
 static inline struct dentry *dget(struct dentry *d)
@@ -417,7 +417,7 @@ static inline void path_put(const struct path *p)
 	dput(p->dentry);
 }
 
-/* kernel/inode.c: inodes. */
+/* kernel/fs/inode.c: inodes. */
 struct inode *new_inode(struct super_block *sb);	/* one reference, zeroed */
 static inline struct inode *ihold(struct inode *inode)
 {
@@ -436,7 +436,7 @@ void generic_fillattr(struct inode *inode, struct stat *st);
  * RLIMIT_FSIZE: SIGXFSZ and -EFBIG (Linux's inode_newsize_ok). */
 int inode_newsize_ok(s64 size);
 
-/* kernel/namespace.c: the mounts. */
+/* kernel/fs/namespace.c: the mounts. */
 extern struct vfsmount *root_mnt;
 struct super_block *alloc_super(const char *type, unsigned long flags);
 /* Mount node, a dentry of sb (its root, or one device node), over the
@@ -463,7 +463,7 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd);
  * not: what --rw DIR does, at boot. */
 void vfs_mount_host_dir(const char *dir, bool rdonly);
 
-/* kernel/namei.c: path resolution. */
+/* kernel/fs/namei.c: path resolution. */
 #define LOOKUP_FOLLOW 0x0001		/* follow a symlink at the end */
 #define LOOKUP_DIRECTORY 0x0002		/* the end must be a directory */
 #define LOOKUP_EMPTY 0x4000		/* "" names dfd itself (AT_EMPTY_PATH) */
@@ -499,7 +499,7 @@ int inode_permission(const struct path *path, int mask);
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
 
-/* kernel/open.c */
+/* kernel/fs/open.c */
 /* Open path (a reference of its own is taken) with open(2)'s flags. */
 struct file *dentry_open(const struct path *path, unsigned int flags, int *err);
 /* open(2) of a kernel path, relative to the current task's cwd, for the
@@ -507,39 +507,39 @@ struct file *dentry_open(const struct path *path, unsigned int flags, int *err);
 struct file *filp_open(const char *path, int flags, umode_t mode, int *err);
 int vfs_truncate(const struct path *path, s64 length);
 
-/* kernel/stat.c */
+/* kernel/fs/stat.c */
 int vfs_getattr(const struct path *path, struct stat *st);
 int vfs_fstat(struct file *f, struct stat *st);	/* 0 or -errno */
 
-/* kernel/read_write.c */
+/* kernel/fs/read_write.c */
 s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size);
 /* read_iter of f at pos into the kernel buffer buf: bytes or -errno
  * (the read_kernel of files that have read_iter). */
 ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos);
 
-/* kernel/fs_struct.c */
+/* kernel/fs/fs_struct.c */
 struct fs_struct *copy_fs_struct(struct fs_struct *old);
 /* copy_process: share current's fs_struct (CLONE_FS) or copy it. */
 void copy_fs(unsigned long clone_flags, struct task_struct *p);
 void exit_fs(struct task_struct *tsk);		/* do_exit */
 void set_fs_pwd(struct fs_struct *fs, const struct path *path);
 
-/* kernel/tmpfs.c */
+/* kernel/fs/tmpfs.c */
 struct super_block *tmpfs_fill_super(void);
-/* kernel/hostfs.c: the host directory dir, read-only or not. */
+/* kernel/fs/hostfs.c: the host directory dir, read-only or not. */
 struct super_block *hostfs_fill_super(const char *dir, bool rdonly);
-/* The host's statfs of the file system behind d (kernel/statfs.c fills
+/* The host's statfs of the file system behind d (kernel/fs/statfs.c fills
  * the rest): 0 or -errno. */
 struct statfs;
 int hostfs_statfs(struct dentry *d, struct statfs *buf);
-/* kernel/devices.c: mount each device node over the host's /dev/NAME. */
+/* kernel/drivers/devices.c: mount each device node over the host's /dev/NAME. */
 void devices_mount(void);
-/* kernel/proc.c */
+/* kernel/fs/proc.c */
 struct super_block *proc_fill_super(void);
 /* The name /proc/PID/fd shows for f: a path, "pipe:[N]", "/dev/pts/N". */
 void file_path_name(struct file *f, char *buf, size_t n);
 
-/* kernel/pipe.c: the inode number of the pipe behind f (for fstat and
+/* kernel/fs/pipe.c: the inode number of the pipe behind f (for fstat and
  * /proc/PID/fd). */
 unsigned long pipe_ino(struct file *f);
 

@@ -61,7 +61,7 @@ struct vm_area_struct {
 	 * pages are the file's, shared with every process mapping it, until
 	 * mprotect makes the region writable and copies them into mm->mem. */
 	bool private_file;
-	/* In mm->mm_rb (kernel/vma_tree.c): the children, the node's fixed
+	/* In mm->mm_rb (kernel/mm/vma_tree.c): the children, the node's fixed
 	 * priority, and what its subtree covers (the first start, the last
 	 * end, the largest gap between two of its regions). */
 	struct vm_area_struct *rb_left, *rb_right;
@@ -76,7 +76,7 @@ struct mm_struct {
 	struct list_head mmap;		/* regions, by address */
 	struct vm_area_struct *mm_rb;	/* the same regions, a search tree */
 	int map_count;			/* regions in mmap */
-	/* Sums over the regions, in bytes, kept by kernel/mm.c's vm_account
+	/* Sums over the regions, in bytes, kept by kernel/mm/mm.c's vm_account
 	 * for RLIMIT_AS and RLIMIT_DATA: what counts in total_vm, and the
 	 * private writable regions. */
 	unsigned long total_vm_bytes, pw_vm_bytes;
@@ -93,8 +93,8 @@ struct mm_struct {
 	int dumpable;			/* SUID_DUMP_*: PR_GET_DUMPABLE (kernel/sys.c) */
 };
 
-/* The tree of mm's regions (kernel/vma_tree.c), kept beside mm->mmap by
- * kernel/mm.c: O(log n) each. A region is inserted and erased while its
+/* The tree of mm's regions (kernel/mm/vma_tree.c), kept beside mm->mmap by
+ * kernel/mm/mm.c: O(log n) each. A region is inserted and erased while its
  * start is the one it is found by; after its vm_end changed (within its
  * neighbours), vma_tree_update recomputes what its ancestors know of it. */
 void vma_tree_insert(struct mm_struct *mm, struct vm_area_struct *vma);
@@ -113,7 +113,7 @@ unsigned long vma_tree_gap(struct mm_struct *mm, unsigned long low, size_t len,
 /* Memory that mappings share: anonymous MAP_SHARED memory, a tmpfs file's
  * pages. A host memfd; an offset in it is an offset in the object (a page
  * of a file at file offset off is at off). Refcounted: every vma mapping it
- * and every tmpfs inode holding it has a reference (kernel/mm.c). */
+ * and every tmpfs inode holding it has a reference (kernel/mm/mm.c). */
 struct hostmem {
 	int count;
 	int fd;				/* the host memfd */
@@ -123,7 +123,7 @@ struct hostmem {
  * NULL when the host refuses one (out of fds or memory). */
 struct hostmem *hostmem_create(const char *name);
 /* The object over a host fd of the caller's, which it takes over (a host
- * file that mappings share: kernel/hostfs.c). */
+ * file that mappings share: kernel/fs/hostfs.c). */
 struct hostmem *hostmem_of_fd(int fd);
 static inline struct hostmem *hostmem_get(struct hostmem *h)
 {
@@ -169,7 +169,7 @@ struct pt_regs;
  * For /proc/PID/cmdline and environ. */
 size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len);
 
-/* kernel/exec.c */
+/* kernel/fs/exec.c */
 struct linux_binprm;
 /* Load path as the current task's new program, replacing its mm; on
  * success *regs holds the new user registers (ip, sp, fs base and the rest
@@ -187,7 +187,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 struct task_struct;
 void exec_mm_release(struct task_struct *tsk, struct mm_struct *old_mm);
 void exit_mm_release(struct task_struct *tsk, struct mm_struct *mm);
-/* kernel/exec.c: what do_execve resets once current->mm is the new one. */
+/* kernel/fs/exec.c: what do_execve resets once current->mm is the new one. */
 void setup_new_exec(void);
 
 #endif

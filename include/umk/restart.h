@@ -1,9 +1,9 @@
 /* The restart decision (arch/x86/kernel/signal.c: handle_signal and
  * arch_do_signal_or_restart), as a pure function of the code the system call
  * returned, whether a handler will run, its sa_flags and, for umk's
- * SA_RESUME, whether the call can be resumed over the handler. kernel/restart.c
- * has the switch statements; kernel/signal_deliver.c applies the result to
- * pt_regs, and kernel/resume.c keeps the continuations SA_RESUME saves. */
+ * SA_RESUME, whether the call can be resumed over the handler. kernel/signal/restart.c
+ * has the switch statements; kernel/signal/signal_deliver.c applies the result to
+ * pt_regs, and kernel/signal/resume.c keeps the continuations SA_RESUME saves. */
 #ifndef UMK_RESTART_H
 #define UMK_RESTART_H
 
@@ -20,7 +20,7 @@ enum restart_action {
 				 * again (it wrote back the time left) */
 };
 
-/* What SA_RESUME can do for the interrupted call (kernel/resume.c asks). */
+/* What SA_RESUME can do for the interrupted call (kernel/signal/resume.c asks). */
 enum resume_ctx {
 	RESUME_NO,		/* the call does not take part: Linux's table */
 	RESUME_ROOM,		/* it does, and a continuation can be saved */

@@ -2,7 +2,7 @@
  * the continuations a task saved for handlers that are still running, one
  * per rt_sigframe, newest last. Kernel memory only: sigreturn compares what
  * the user frame holds against an entry and never takes a pointer or an
- * index from it. kernel/resume.c keeps the stack; signal_deliver.c calls it
+ * index from it. kernel/signal/resume.c keeps the stack; signal_deliver.c calls it
  * when it delivers a signal and in rt_sigreturn. */
 #ifndef UMK_RESUME_H
 #define UMK_RESUME_H

@@ -121,7 +121,7 @@ struct signal_struct {
 	int stop_signr;			/* signal that stopped the group */
 	int stop_report;		/* the stop signal, until wait reports it
 					 * (Linux's group_exit_code for a stop) */
-	struct timer_list real_timer;	/* ITIMER_REAL (kernel/itimer.c) */
+	struct timer_list real_timer;	/* ITIMER_REAL (kernel/time/itimer.c) */
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
 	struct task_struct *group_exec_task; /* execve is killing the others */
@@ -171,11 +171,11 @@ struct task_struct {
 	struct mm_struct *mm;
 	/* The region of mm this task found last, valid while its seqnum is
 	 * mm's (Linux's per-thread vmacache): each thread of a process has
-	 * its own stack, and finds it again in O(1) (kernel/mm.c). */
+	 * its own stack, and finds it again in O(1) (kernel/mm/mm.c). */
 	struct vm_area_struct *vmacache;
 	unsigned long vmacache_seqnum;
 	struct files_struct *files;
-	struct fs_struct *fs;		/* root, cwd, umask (kernel/fs_struct.c) */
+	struct fs_struct *fs;		/* root, cwd, umask (kernel/fs/fs_struct.c) */
 	struct signal_struct *signal;
 	struct sighand_struct *sighand;
 	sigset_t blocked;		/* the signal mask */
@@ -202,9 +202,9 @@ struct task_struct {
 	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
 	unsigned long jobctl;		/* JOBCTL_* */
 	bool sched_yield;		/* in sched_yield(), for the trace */
-	struct resume_stack resume;	/* SA_RESUME continuations (kernel/resume.c) */
+	struct resume_stack resume;	/* SA_RESUME continuations (kernel/signal/resume.c) */
 
-	/* Scheduling policy (kernel/sched_syscalls.c): SCHED_NORMAL, BATCH
+	/* Scheduling policy (kernel/sched/syscalls.c): SCHED_NORMAL, BATCH
 	 * and IDLE share the CPU by round robin; SCHED_FIFO and SCHED_RR
 	 * tasks, higher rt_priority first, run before any of them. */
 	int policy;			/* SCHED_*; 0 is SCHED_NORMAL */
@@ -212,7 +212,7 @@ struct task_struct {
 	int nice;			/* -20..19 (Linux: static_prio - 120) */
 	bool sched_reset_on_fork;	/* children start SCHED_NORMAL, nice >= 0 */
 	u64 rt_time_slice;		/* SCHED_RR: ns left of its quantum, 0: spent */
-	u64 slice_credit;		/* a light normal task's earned turn (kernel/sched.c) */
+	u64 slice_credit;		/* a light normal task's earned turn (kernel/sched/core.c) */
 
 	struct cred cred;		/* its ids and capabilities (kernel/cred.c) */
 	int pdeath_signal;		/* PR_SET_PDEATHSIG: sent when the parent dies */
@@ -258,7 +258,7 @@ struct task_struct *find_task_by_pid(pid_t pid);
 const char *task_state_name(struct task_struct *t);
 void ps(void);				/* a task dump, callable from gdb */
 
-/* kernel/sched.c */
+/* kernel/sched/core.c */
 void sched_init(void);
 void schedule(void);
 void wake_up_process(struct task_struct *t);
@@ -270,7 +270,7 @@ void schedule_tail(struct task_struct *prev);	/* NULL: the last switch's */
 void cpu_idle(void) __noreturn;
 void init_thread_info(struct task_struct *p, void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
-/* Policies (kernel/sched.c): p's new policy, rt_priority and nice take
+/* Policies (kernel/sched/core.c): p's new policy, rt_priority and nice take
  * effect at once, the runqueue reordered and current preempted if p now
  * outranks it or it no longer outranks the best waiting task. */
 void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, int nice);
@@ -287,10 +287,10 @@ static inline bool rt_policy(int policy)
 /* kernel/fork.c */
 void task_count_dec(void);
 int nr_tasks(void);
-/* kernel/sched.c: t's time on the CPU in ns, the running slice of the
+/* kernel/sched/core.c: t's time on the CPU in ns, the running slice of the
  * current task included (Linux's task_sched_runtime). */
 u64 task_sched_runtime(struct task_struct *t);		/* tasks that exist, zombies included, idle not */
-/* kernel/sched.c: the 1, 5 and 15 minute load averages, as sysinfo gives
+/* kernel/sched/core.c: the 1, 5 and 15 minute load averages, as sysinfo gives
  * them (fixed point, 1 << 16 is 1.0) */
 void get_avenrun(unsigned long loads[3]);
 /* kernel/sys.c: p leads a new session and process group, both its pid. */
@@ -303,12 +303,12 @@ void release_task(struct task_struct *p);	/* free a reaped task */
 /* kernel/fork.c */
 struct sighand_struct *copy_sighand(struct sighand_struct *old);	/* NULL: all SIG_DFL */
 struct task_struct *create_init_task(void (*fn)(void *), void *arg);
-/* kernel/signal.c */
+/* kernel/signal/signal.c */
 void flush_signal_handlers(struct task_struct *t);
 void do_exit(long code) __noreturn;
 void do_group_exit(int exit_code) __noreturn;
 
-/* Wait queues and completions (kernel/sched.c) */
+/* Wait queues and completions (kernel/sched/core.c) */
 static inline void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	INIT_LIST_HEAD(&wq->head);
@@ -353,14 +353,14 @@ static inline bool signal_pending(struct task_struct *t)
 	return test_ti_flag(task_thread_info(t), TIF_SIGPENDING);
 }
 
-/* kernel/signal.c: send sig to t from the kernel (send_sig(SIGPIPE,
+/* kernel/signal/signal.c: send sig to t from the kernel (send_sig(SIGPIPE,
  * current, 0) for a write to a pipe without readers); priv != 0 means the
  * kernel itself, else the current task, is the sender. */
 int send_sig(int sig, struct task_struct *t, int priv);
 void task_participate_group_stop(struct task_struct *t);
 void zap_other_threads(struct task_struct *keep, struct signal_struct *sig);
 
-/* kernel/signal.c: a temporary signal mask for a sleeping call (ppoll,
+/* kernel/signal/signal.c: a temporary signal mask for a sleeping call (ppoll,
  * pselect6, rt_sigsuspend), as Linux's set_user_sigmask. The old mask comes
  * back on the way to user mode: after the handler's frame has saved it if a
  * signal is delivered (so sigreturn restores it), at once otherwise. A call

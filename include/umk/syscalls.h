@@ -20,8 +20,8 @@ struct tms;
 struct sysinfo;
 struct new_utsname;
 
-/* kernel/read_write.c, kernel/file.c, kernel/pipe.c, kernel/ioctl.c,
- * kernel/fcntl.c */
+/* kernel/fs/read_write.c, kernel/fs/file.c, kernel/fs/pipe.c, kernel/fs/ioctl.c,
+ * kernel/fs/fcntl.c */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
 long sys_write(unsigned int fd, const char __user *buf, size_t count);
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
@@ -40,7 +40,7 @@ long sys_pread64(unsigned int fd, char __user *buf, size_t count, s64 pos);
 long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, s64 pos);
 long sys_sendfile64(int out_fd, int in_fd, s64 __user *offset, size_t count);
 
-/* kernel/open.c */
+/* kernel/fs/open.c */
 long sys_open(const char __user *filename, int flags, unsigned short mode);
 long sys_openat(int dfd, const char __user *filename, int flags, unsigned short mode);
 long sys_creat(const char __user *pathname, unsigned short mode);
@@ -59,7 +59,7 @@ long sys_utimensat(int dfd, const char __user *filename,
 long sys_fsync(unsigned int fd);
 long sys_fdatasync(unsigned int fd);
 
-/* kernel/stat.c, kernel/readdir.c, kernel/dcache.c, kernel/fs_struct.c */
+/* kernel/fs/stat.c, kernel/fs/readdir.c, kernel/fs/dcache.c, kernel/fs/fs_struct.c */
 struct stat;
 struct statx;
 struct linux_dirent64;
@@ -75,7 +75,7 @@ long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent, unsig
 long sys_getcwd(char __user *buf, unsigned long size);
 long sys_umask(int mask);
 
-/* kernel/namei.c */
+/* kernel/fs/namei.c */
 long sys_mkdir(const char __user *pathname, unsigned short mode);
 long sys_mkdirat(int dfd, const char __user *pathname, unsigned short mode);
 long sys_rmdir(const char __user *pathname);
@@ -93,7 +93,7 @@ long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
 		   const char __user *newname, unsigned int flags);
 
 
-/* kernel/mm.c, kernel/exec.c */
+/* kernel/mm/mm.c, kernel/fs/exec.c */
 long sys_brk(unsigned long brk);
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off);
@@ -140,11 +140,11 @@ long sys_uname(struct new_utsname __user *name);
 long sys_getrusage(int who, struct rusage __user *ru);
 long sys_times(struct tms __user *tbuf);
 long sys_sysinfo(struct sysinfo __user *info);
-/* kernel/statfs.c */
+/* kernel/fs/statfs.c */
 struct statfs;
 long sys_statfs(const char __user *pathname, struct statfs __user *ubuf);
 long sys_fstatfs(unsigned int fd, struct statfs __user *ubuf);
-/* kernel/socket.c */
+/* kernel/net/socket.c */
 long sys_socket(int family, int type, int protocol);
 long sys_socketpair(int family, int type, int protocol, int __user *usockvec);
 long sys_connect(int fd, void __user *addr, int addrlen);
@@ -166,7 +166,7 @@ long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_setsockopt(int fd, int level, int optname, char __user *optval, int optlen);
 long sys_getsockopt(int fd, int level, int optname, char __user *optval, int __user *optlen);
-/* kernel/xattr.c */
+/* kernel/fs/xattr.c */
 long sys_getxattr(const char __user *pathname, const char __user *name, void __user *value,
 		  size_t size);
 long sys_lgetxattr(const char __user *pathname, const char __user *name, void __user *value,
@@ -192,7 +192,7 @@ long sys_sched_yield(void);
 long sys_getgroups(int gidsetsize, gid_t __user *grouplist);
 long sys_setgroups(int gidsetsize, gid_t __user *grouplist);
 
-/* kernel/sched_syscalls.c */
+/* kernel/sched/syscalls.c */
 struct sched_param;
 long sys_sched_setscheduler(pid_t pid, int policy, struct sched_param __user *param);
 long sys_sched_setparam(pid_t pid, struct sched_param __user *param);
@@ -210,7 +210,7 @@ long sys_setpriority(int which, int who, int niceval);
 struct rseq;
 long sys_rseq(struct rseq __user *rseq, u32 rseq_len, int flags, u32 sig);
 
-/* kernel/time.c */
+/* kernel/time/time.c */
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
 long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp);
 long sys_time(long __user *tloc);
@@ -232,7 +232,7 @@ long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __u
 long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int options,
 		struct rusage __user *ru);
 
-/* kernel/signal.c */
+/* kernel/signal/signal.c */
 long sys_kill(pid_t pid, int sig);
 long sys_tgkill(pid_t tgid, pid_t pid, int sig);
 long sys_tkill(pid_t pid, int sig);
@@ -251,7 +251,7 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, kernel_siginfo_t __user 
 long sys_rt_sigqueueinfo(pid_t pid, int sig, kernel_siginfo_t __user *uinfo);
 long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __user *uinfo);
 
-/* kernel/itimer.c */
+/* kernel/time/itimer.c */
 struct __kernel_old_itimerval {
 	struct __kernel_old_timeval it_interval, it_value;
 };
@@ -262,7 +262,7 @@ long sys_setitimer(int which, struct __kernel_old_itimerval __user *value,
 		   struct __kernel_old_itimerval __user *ovalue);
 long sys_getitimer(int which, struct __kernel_old_itimerval __user *value);
 
-/* kernel/select.c */
+/* kernel/fs/select.c */
 typedef struct {
 	unsigned long fds_bits[1024 / 64];
 } __kernel_fd_set;

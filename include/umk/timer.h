@@ -1,6 +1,6 @@
 /* Kernel timers and clocks (include/linux/timer.h, hrtimer.h, time64.h).
  * Timers expire on CLOCK_MONOTONIC nanoseconds; they are kept ordered by
- * expiry (kernel/timerqueue.c), and the one host timer is programmed for
+ * expiry (kernel/lib/timerqueue.c), and the one host timer is programmed for
  * the earliest, so there is
  * no periodic tick: an idle umk sleeps until the next expiry.
  *
@@ -82,7 +82,7 @@ void virtual_clock_forward(u64 ns);
 /* For the trace: ktime_get()'s reading when umk started, and the ns since. */
 u64 ktime_boot(void);
 u64 ktime_since_boot(void);
-/* --clock=virtual (kernel/time.c): set by start_kernel, never after. */
+/* --clock=virtual (kernel/time/time.c): set by start_kernel, never after. */
 extern bool clock_virtual;
 /* Nanoseconds on clockid, or -EINVAL for a clock umk does not have. */
 s64 clock_get_ns(int clockid);
@@ -126,7 +126,7 @@ static inline struct __kernel_timespec ns_to_timespec(s64 ns)
 	return ts;
 }
 
-/* kernel/time.c, after Linux's kernel/time/time.c and timekeeping.c */
+/* kernel/time/time.c, after Linux's kernel/time/time.c and timekeeping.c */
 
 /* Copy a program's timespec: 0, or -EFAULT if it cannot be read. Whether
  * it is valid is the caller's to check (timespec64_valid): ppoll and

@@ -1,4 +1,4 @@
-/* Ordered timers (kernel/timerqueue.c; Linux's include/linux/timerqueue.h
+/* Ordered timers (kernel/lib/timerqueue.c; Linux's include/linux/timerqueue.h
  * holds an rbtree, this a binary min-heap, see the file). The earliest is
  * first; timers with equal expiry come out in the order they were added,
  * so that the trace's timer events keep their order. */

@@ -99,7 +99,7 @@ extern struct trace_ring trace_ring;
  * written as they happen (--trace's file or stderr, the pipe to each
  * renderer arch/ starts): write every event to host fd in format. name
  * (kept, not copied) says which in the one line that drops the sink after
- * a failed write (kernel/trace.c). */
+ * a failed write (kernel/trace/trace.c). */
 void trace_add_sink(int fd, enum trace_format format, const char *name);
 /* Write one formatted event to sink number sink (trace_add_sink's order),
  * waiting while it is full; a failure drops the sink. */
@@ -120,7 +120,7 @@ void trace_event(enum trace_event ev, const struct trace_fields *f);
  * hot path when nobody reads the trace as it goes. args: an entry's six
  * raw arguments (NULL for an exit). */
 void trace_syscall(enum trace_event ev, long nr, long ret, const unsigned long *args);
-/* kernel/trace_syscalls.c: a system call's entry (fmt: its arguments'
+/* kernel/trace/trace_syscalls.c: a system call's entry (fmt: its arguments'
  * format letters) and exit, decoded when the trace is written out. */
 struct pt_regs;
 void trace_sys_enter(long nr, const char *fmt, const struct pt_regs *regs);
@@ -134,7 +134,7 @@ static inline bool trace_writing(void)
 }
 const char *trace_event_name(enum trace_event ev);
 
-/* kernel/trace_json.c: one event as a JSON line, written to sink. */
+/* kernel/trace/trace_json.c: one event as a JSON line, written to sink. */
 void trace_json_line(int sink, const struct trace_entry *e);
 
 #endif

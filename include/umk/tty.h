@@ -2,8 +2,8 @@
  * drivers/tty/n_tty.c). docs/design.md, "The terminal".
  *
  * umk has one tty: the console, when umk's stdin is a terminal (arch/tty.c
- * makes the host's raw). kernel/tty_io.c is the tty layer: its files, its
- * ioctls, controlling terminals and job control; kernel/n_tty.c is the line
+ * makes the host's raw). kernel/drivers/tty_io.c is the tty layer: its files, its
+ * ioctls, controlling terminals and job control; kernel/drivers/n_tty.c is the line
  * discipline: canonical and raw input, echo, ISIG, output processing. */
 #ifndef UMK_TTY_H
 #define UMK_TTY_H
@@ -122,7 +122,7 @@ extern struct tty_struct *console_tty;
 #define L_FLAG(tty, f) ((tty)->termios.c_lflag & (f))
 #define CC(tty, v) ((tty)->termios.c_cc[v])
 
-/* kernel/n_tty.c: the line discipline */
+/* kernel/drivers/n_tty.c: the line discipline */
 /* Bytes typed at the terminal (from the host, in interrupt context). */
 void n_tty_receive_buf(struct tty_struct *tty, const unsigned char *cp, size_t n);
 ssize_t n_tty_read(struct tty_struct *tty, struct file *f, struct iov_iter *to);
@@ -134,7 +134,7 @@ void n_tty_flush_input(struct tty_struct *tty);
 void n_tty_set_termios(struct tty_struct *tty, const struct ktermios *old);
 size_t n_tty_inq(struct tty_struct *tty);	/* TIOCINQ */
 
-/* kernel/tty_io.c: the tty layer and job control */
+/* kernel/drivers/tty_io.c: the tty layer and job control */
 extern const struct file_operations console_tty_fops;
 void console_tty_init(void);		/* at boot, before pid 1 */
 /* pid 1 (p) takes the console as its controlling terminal. */

@@ -9,7 +9,7 @@
 #include <umk/errno.h>
 #include <umk/types.h>
 
-/* kernel/mm.c: does [addr, addr + size) lie in the current mm's regions? */
+/* kernel/mm/mm.c: does [addr, addr + size) lie in the current mm's regions? */
 bool access_ok(const void __user *addr, size_t size);
 
 /* arch/uaccess.S: copy with fault fixup; return the bytes NOT copied. */

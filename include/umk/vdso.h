@@ -13,7 +13,7 @@ void vdso_init(void);
 unsigned long vdso_image_base(void);
 /* Its size in bytes; the data page (vvar) is the page just below it. */
 unsigned long vdso_image_size(void);
-/* The virtual CLOCK_MONOTONIC moved to ns (kernel/time.c, every change). */
+/* The virtual CLOCK_MONOTONIC moved to ns (kernel/time/time.c, every change). */
 void update_vsyscall(u64 ns);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * kernel/console.c: the console, umk's one device: files over the host fds
+ * kernel/drivers/console.c: the console, umk's one device: files over the host fds
  * 0, 1 and 2 that umk inherited (what drivers/tty is to Linux, reduced to a
  * pass-through). Interface: console_file() makes the files pid 1 starts
  * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived);
@@ -23,8 +23,8 @@
  * This pass-through is the console when umk's stdin is not a terminal, or
  * umk runs in the background of one. When stdin is the terminal umk runs
  * in the foreground of, the terminal's files are the console tty instead,
- * with umk's own line discipline and job control (kernel/tty_io.c,
- * kernel/n_tty.c); console_file, console_open and the interrupts hand them
+ * with umk's own line discipline and job control (kernel/drivers/tty_io.c,
+ * kernel/drivers/n_tty.c); console_file, console_open and the interrupts hand them
  * over to it.
  *
  * Departures of the pass-through from Linux: no line discipline, no job

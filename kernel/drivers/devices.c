@@ -1,5 +1,5 @@
 /*
- * kernel/devices.c: umk's device nodes (Linux's drivers/char/mem.c and
+ * kernel/drivers/devices.c: umk's device nodes (Linux's drivers/char/mem.c and
  * random.c, and /dev/tty and /dev/console of drivers/tty/tty_io.c).
  *
  *	/dev/null	reads end at once, writes vanish
@@ -9,11 +9,11 @@
  *	/dev/random, /dev/urandom	the host's random bytes; writes are taken
  *			and dropped (Linux would mix them into its pool)
  *	/dev/tty, /dev/console	the console over the host's terminal
- *			(kernel/console.c), ENXIO when umk has none
+ *			(kernel/drivers/console.c), ENXIO when umk has none
  *
  * Each node is an inode of a small file system of its own ("devtmpfs"),
  * mounted over the host's node of the same name, so the rest of the host's
- * /dev still shows around them (read-only, kernel/hostfs.c).
+ * /dev still shows around them (read-only, kernel/fs/hostfs.c).
  */
 #include <umk/arch.h>
 #include <umk/errno.h>

@@ -1,9 +1,9 @@
 /*
- * kernel/n_tty.c: the line discipline of the console tty (Linux's
+ * kernel/drivers/n_tty.c: the line discipline of the console tty (Linux's
  * drivers/tty/n_tty.c, N_TTY), docs/design.md "The terminal".
  *
  * Input: the bytes typed at the host terminal (raw there, arch/tty.c) come
- * in from the console interrupt (kernel/tty_io.c) through
+ * in from the console interrupt (kernel/drivers/tty_io.c) through
  * n_tty_receive_buf, one n_tty_receive_char each: input mapping (ISTRIP,
  * IGNCR, ICRNL, INLCR), flow control (IXON, IXANY), signals (ISIG: VINTR,
  * VQUIT, VSUSP to the foreground group, the input flushed unless NOFLSH),

@@ -1,5 +1,5 @@
 /*
- * kernel/random.c: getrandom (drivers/char/random.c).
+ * kernel/drivers/random.c: getrandom (drivers/char/random.c).
  *
  * The bytes are the host's (os_random: the host's getrandom). The host's
  * pool is ready long before umk runs, so umk's is ready from boot: no

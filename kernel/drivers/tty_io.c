@@ -1,11 +1,11 @@
 /*
- * kernel/tty_io.c: the console tty (Linux's drivers/tty/tty_io.c,
+ * kernel/drivers/tty_io.c: the console tty (Linux's drivers/tty/tty_io.c,
  * tty_ioctl.c and tty_jobctrl.c), docs/design.md "The terminal".
  *
  * When umk's stdin is a terminal that umk runs in the foreground of, the
  * console is one tty (console_tty): the host terminal is raw (arch/tty.c),
  * bytes typed there arrive with the console interrupt (host SIGIO) and go
- * through the line discipline (kernel/n_tty.c), output goes to the host
+ * through the line discipline (kernel/drivers/n_tty.c), output goes to the host
  * processed. Its files are pid 1's fds 0-2 that are that terminal, and
  * /dev/tty and /dev/console.
  *

@@ -1,5 +1,5 @@
 /*
- * kernel/binfmt_elf.c: the ELF half of execve (fs/binfmt_elf.c): check a
+ * kernel/fs/binfmt_elf.c: the ELF half of execve (fs/binfmt_elf.c): check a
  * static x86-64 program's headers, map its PT_LOAD segments (a static-pie
  * anywhere, a fixed-address program at its link address), reserve the brk
  * area after it, and lay out the initial stack (argc, argv, envp, auxv) as

@@ -1,5 +1,5 @@
 /*
- * kernel/binfmt_script.c: "#!" scripts (fs/binfmt_script.c).
+ * kernel/fs/binfmt_script.c: "#!" scripts (fs/binfmt_script.c).
  *
  * A file starting with "#!" names its interpreter on that line, with at
  * most one argument after it (the rest of the line, spaces included). The

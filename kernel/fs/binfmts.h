@@ -1,4 +1,4 @@
-/* kernel/binfmts.h: what exec.c (fs/exec.c: execve, arguments, the point
+/* kernel/fs/binfmts.h: what exec.c (fs/exec.c: execve, arguments, the point
  * of no return) shares with binfmt_elf.c (fs/binfmt_elf.c: checking and
  * loading the ELF image, the initial stack). */
 #ifndef KERNEL_BINFMTS_H

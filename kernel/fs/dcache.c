@@ -1,9 +1,9 @@
 /*
- * kernel/dcache.c: dentries, the names of files (Linux's fs/dcache.c), and
+ * kernel/fs/dcache.c: dentries, the names of files (Linux's fs/dcache.c), and
  * getcwd.
  *
  * A dentry is one name in one directory: its parent, its inode, and the
- * list of its own children that are in use. Lookups (kernel/namei.c) first
+ * list of its own children that are in use. Lookups (kernel/fs/namei.c) first
  * look for a child on that list (d_lookup) and only then ask the file
  * system (i_op->lookup), which fills a new dentry (d_alloc, d_instantiate)
  * that the walk then puts on the list (d_rehash). A dentry lives while it

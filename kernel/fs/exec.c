@@ -1,5 +1,5 @@
 /*
- * kernel/exec.c: execve (fs/exec.c); the ELF part is binfmt_elf.c.
+ * kernel/fs/exec.c: execve (fs/exec.c); the ELF part is binfmt_elf.c.
  *
  * do_execve() loads a static x86-64 ELF program (static-pie ET_DYN, or
  * ET_EXEC at its link address) into a new mm, builds the initial stack as
@@ -108,7 +108,7 @@ int read_exact(struct file *f, void *buf, size_t n, u64 off)
 
 /* fs/exec.c's do_open_execat: a regular file with execute permission,
  * found through the process's view of the files (its cwd, umk's tmpfs,
- * the host's read-only root: kernel/namei.c). */
+ * the host's read-only root: kernel/fs/namei.c). */
 static int open_exec(struct linux_binprm *bprm)
 {
 	const char *path = bprm->interp;

@@ -1,5 +1,5 @@
 /*
- * kernel/file.c: descriptor tables, and close and dup (Linux's fs/file.c,
+ * kernel/fs/file.c: descriptor tables, and close and dup (Linux's fs/file.c,
  * fs/open.c).
  *
  * A files_struct maps fds to struct file references and remembers which

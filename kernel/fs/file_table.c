@@ -1,5 +1,5 @@
 /*
- * kernel/file_table.c: struct file, the open file (Linux's fs/file_table.c).
+ * kernel/fs/file_table.c: struct file, the open file (Linux's fs/file_table.c).
  *
  * A struct file is counted (f_count): each fd slot that holds it and each
  * system call working on it (fget) own one reference; the last fput calls

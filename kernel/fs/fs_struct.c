@@ -1,5 +1,5 @@
 /*
- * kernel/fs_struct.c: a process's root, working directory and umask
+ * kernel/fs/fs_struct.c: a process's root, working directory and umask
  * (Linux's fs/fs_struct.c, kernel/fork.c's copy_fs, kernel/sys.c's umask).
  *
  * Tasks cloned with CLONE_FS share one fs_struct (users counts them); the

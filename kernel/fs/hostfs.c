@@ -1,5 +1,5 @@
 /*
- * kernel/hostfs.c: the host's files (after UML's fs/hostfs).
+ * kernel/fs/hostfs.c: the host's files (after UML's fs/hostfs).
  *
  * A hostfs super_block shows one host directory (s_fs_info): the host's /
  * at umk's /, read-only, and each --rw DIR at DIR, writable. A dentry's
@@ -14,7 +14,7 @@
  *
  * Departures: only regular files and directories open (a host device node,
  * FIFO or socket is ENXIO, umk having no driver for it: the /dev nodes
- * programs need are umk's own, kernel/devices.c); a --rw directory's files
+ * programs need are umk's own, kernel/drivers/devices.c); a --rw directory's files
  * cannot be mapped MAP_SHARED.
  */
 #include <umk/arch.h>

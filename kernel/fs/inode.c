@@ -1,5 +1,5 @@
 /*
- * kernel/inode.c: inodes (Linux's fs/inode.c, fs/attr.c, fs/stat.c's
+ * kernel/fs/inode.c: inodes (Linux's fs/inode.c, fs/attr.c, fs/stat.c's
  * generic_fillattr).
  *
  * An inode is counted: each dentry naming it holds a reference, and so

@@ -1,5 +1,5 @@
 /*
- * kernel/ioctl.c: ioctl (Linux's fs/ioctl.c): the commands every file has,
+ * kernel/fs/ioctl.c: ioctl (Linux's fs/ioctl.c): the commands every file has,
  * then the file's own, then ENOTTY.
  */
 #include <umk/arch.h>

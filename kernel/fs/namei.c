@@ -1,5 +1,5 @@
 /*
- * kernel/namei.c: path resolution and the calls that change names
+ * kernel/fs/namei.c: path resolution and the calls that change names
  * (Linux's fs/namei.c): mkdir, rmdir, unlink, rename, symlink and link, in
  * their *at forms.
  *

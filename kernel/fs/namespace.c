@@ -1,5 +1,5 @@
 /*
- * kernel/namespace.c: the mount table and the file systems umk mounts at
+ * kernel/fs/namespace.c: the mount table and the file systems umk mounts at
  * boot (Linux's fs/namespace.c, fs/super.c, init/do_mounts.c).
  *
  * umk has one mount namespace, made once at boot and never changed (no
@@ -8,9 +8,9 @@
  *	/		hostfs: the host's /, read-only
  *	DIR		hostfs: the host's DIR, writable, for each --rw DIR
  *	/tmp, /dev/shm	tmpfs: umk's own, in memory, gone at exit
- *	/dev/null ...	the device nodes of kernel/devices.c, each mounted over
+ *	/dev/null ...	the device nodes of kernel/drivers/devices.c, each mounted over
  *			the host's node of that name
- *	/proc		proc: umk's own processes (kernel/proc.c)
+ *	/proc		proc: umk's own processes (kernel/fs/proc.c)
  *
  * A mount point the host lacks (no /dev/shm) is skipped. A --rw DIR under
  * /tmp or /dev/shm gets its mount point made in umk's tmpfs, so that the

@@ -1,5 +1,5 @@
 /*
- * kernel/open.c: opening files by name, and the calls on a name or an fd
+ * kernel/fs/open.c: opening files by name, and the calls on a name or an fd
  * that are not reads or writes (Linux's fs/open.c, fs/namei.c's
  * do_filp_open, fs/utimes.c, fs/sync.c): open, openat, creat, access,
  * faccessat(2), chdir, fchdir, chmod, fchmod(at), truncate, ftruncate,

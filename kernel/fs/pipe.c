@@ -1,5 +1,5 @@
 /*
- * kernel/pipe.c: pipes, after Linux's fs/pipe.c. Interface: sys_pipe,
+ * kernel/fs/pipe.c: pipes, after Linux's fs/pipe.c. Interface: sys_pipe,
  * sys_pipe2, and the file operations of the two ends (reached through
  * sys_read/sys_write/sys_readv/sys_writev/sys_ioctl and f_op->poll).
  *

@@ -1,9 +1,9 @@
 /*
- * kernel/proc.c: /proc, umk's processes as files (Linux's fs/proc/: base.c,
+ * kernel/fs/proc.c: /proc, umk's processes as files (Linux's fs/proc/: base.c,
  * array.c, fd.c, root.c, self.c, task_mmu.c's maps).
  *
  *	/proc/self		symlink to the reader's pid
- *	/proc/mounts		umk's mount table (kernel/namespace.c)
+ *	/proc/mounts		umk's mount table (kernel/fs/namespace.c)
  *	/proc/uptime		seconds since boot, and the idle task's seconds
  *	/proc/PID/stat		one line, fields in Linux's order (do_task_stat)
  *	/proc/PID/status	"Name:\t..." lines (proc_pid_status)

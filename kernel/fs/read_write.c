@@ -1,5 +1,5 @@
 /*
- * kernel/read_write.c: read, write, readv, writev, pread64, pwrite64,
+ * kernel/fs/read_write.c: read, write, readv, writev, pread64, pwrite64,
  * lseek and sendfile on any file (Linux's fs/read_write.c). What a file
  * does with the bytes is its f_op's business: read_iter and write_iter at
  * a position (struct kiocb), which is the file's f_pos for read and write

@@ -1,5 +1,5 @@
 /*
- * kernel/readdir.c: getdents64 (Linux's fs/readdir.c). The directory's
+ * kernel/fs/readdir.c: getdents64 (Linux's fs/readdir.c). The directory's
  * f_op->iterate calls dir_emit for each entry from f_pos on; filldir64
  * writes each as a struct linux_dirent64 into the program's buffer until
  * it is full. f_pos then says where the next call starts.

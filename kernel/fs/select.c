@@ -1,5 +1,5 @@
 /*
- * kernel/select.c: poll, ppoll, select and pselect6, after Linux's
+ * kernel/fs/select.c: poll, ppoll, select and pselect6, after Linux's
  * fs/select.c. Interface: the four system calls; the files they wait on
  * take part through f_op->poll (ready events now, and the wait queue to
  * sleep on).

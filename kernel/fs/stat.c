@@ -1,5 +1,5 @@
 /*
- * kernel/stat.c: a file's attributes (Linux's fs/stat.c): stat, lstat,
+ * kernel/fs/stat.c: a file's attributes (Linux's fs/stat.c): stat, lstat,
  * fstat, newfstatat and statx, and readlink(at). Each file system fills a struct stat
  * (i_op->getattr, or generic_fillattr from the inode); statx converts it.
  * A file without a path (the console, a pipe) answers through f_op->fstat.

@@ -1,5 +1,5 @@
 /*
- * kernel/statfs.c: statfs and fstatfs (fs/statfs.c).
+ * kernel/fs/statfs.c: statfs and fstatfs (fs/statfs.c).
  *
  * hostfs asks the host about the host file system behind the path (its
  * magic, sizes and free space are the host's), read-only where umk shows

@@ -1,5 +1,5 @@
 /*
- * kernel/tmpfs.c: umk's own file system in memory, mounted at /tmp and
+ * kernel/fs/tmpfs.c: umk's own file system in memory, mounted at /tmp and
  * /dev/shm (Linux's mm/shmem.c, with fs/libfs.c's simple_* directory
  * code). Gone when umk exits.
  *

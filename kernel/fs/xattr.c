@@ -1,5 +1,5 @@
 /*
- * kernel/xattr.c: extended attributes (fs/xattr.c), which none of umk's
+ * kernel/fs/xattr.c: extended attributes (fs/xattr.c), which none of umk's
  * file systems keep, as User-Mode Linux's hostfs keeps none: after the path
  * or fd is checked, getting, setting or removing one is EOPNOTSUPP, and
  * listing them gives an empty list (Linux's vfs_listxattr on a file system

@@ -1,5 +1,5 @@
 /*
- * kernel/iov_iter.c: iterating over a program's iovec array (Linux's
+ * kernel/lib/iov_iter.c: iterating over a program's iovec array (Linux's
  * lib/iov_iter.c): copy_to_iter and copy_from_iter walk the segments and
  * stop at the first byte that faults, and import_iovec reads and checks the
  * array readv and writev are given. An ITER_KVEC iterator walks kernel

@@ -1,5 +1,5 @@
 /*
- * kernel/timerqueue.c: the kernel's timers in expiry order.
+ * kernel/lib/timerqueue.c: the kernel's timers in expiry order.
  *
  * A binary min-heap in an array, each timer keeping its own index in it
  * (timer_list.index), rather than Linux's rbtree: adding and removing any

@@ -1,5 +1,5 @@
 /*
- * kernel/uaccess.c: strings from user memory (lib/strncpy_from_user.c).
+ * kernel/lib/uaccess.c: strings from user memory (lib/strncpy_from_user.c).
  * A string may run past the end of the region it starts in, so each byte is
  * checked; the strings are short (paths, argv).
  */

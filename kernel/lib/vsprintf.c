@@ -1,5 +1,5 @@
 /*
- * kernel/vsprintf.c: the kernel's own snprintf and vsnprintf (lib/vsprintf.c).
+ * kernel/lib/vsprintf.c: the kernel's own snprintf and vsnprintf (lib/vsprintf.c).
  *
  * Why not the C library's: kernel code may run while the user's FS base is
  * still loaded (docs/design.md, "The FS base"), and glibc's printf family

@@ -1,5 +1,5 @@
 /*
- * kernel/mm.c: address spaces, access_ok(), and the memory system calls
+ * kernel/mm/mm.c: address spaces, access_ok(), and the memory system calls
  * brk, mmap, munmap and mprotect (mm/mmap.c, mm/mprotect.c, kernel/fork.c's
  * dup_mm, arch/x86/mm/tlb.c's switch_mm).
  *
@@ -286,7 +286,7 @@ void mmput(struct mm_struct *mm)
  * head's entry when there is none: where every walk over a range starts.
  * The task's vmacache and mm->mmap_cache, the last region found (Linux
  * 2.6's mmap_cache), answer at once when they contain addr; else the tree
- * (kernel/vma_tree.c) in O(log n).
+ * (kernel/mm/vma_tree.c) in O(log n).
  */
 static struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr)
 {

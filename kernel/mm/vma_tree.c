@@ -1,5 +1,5 @@
 /*
- * kernel/vma_tree.c: the index of an mm's regions, for lookups and for
+ * kernel/mm/vma_tree.c: the index of an mm's regions, for lookups and for
  * mmap's search of a free range in O(log n) (Linux 2.6 to 6.0's mm_rb, an
  * rbtree augmented with rb_subtree_gap; the maple tree since).
  *

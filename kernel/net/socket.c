@@ -1,5 +1,5 @@
 /*
- * kernel/socket.c: the socket calls (net/socket.c) of a kernel built
+ * kernel/net/socket.c: the socket calls (net/socket.c) of a kernel built
  * without any address family: socket and socketpair find none
  * (EAFNOSUPPORT), and since no fd can then be a socket, every call on one
  * gets EBADF for an fd that is not open and ENOTSOCK otherwise, in that

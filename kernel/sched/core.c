@@ -1,5 +1,5 @@
 /*
- * kernel/sched.c: tasks and the scheduler.
+ * kernel/sched/core.c: tasks and the scheduler.
  *
  * One CPU, preemptive. The runqueue holds the runnable tasks that are not
  * running; current is never on it, and the idle task (pid 0) never is: it
@@ -567,7 +567,7 @@ void schedule(void)
 	struct task_struct *prev = current, *next;
 	const char *why;
 	/* One reading of each clock for the whole switch: on the host clock
-	 * cpu_clock() and ktime_get() are the same (kernel/time.c). */
+	 * cpu_clock() and ktime_get() are the same (kernel/time/time.c). */
 	u64 now = ktime_get(), cpu_now = clock_virtual ? cpu_clock() : now;
 
 	if (prev->stack->stack_end_magic != STACK_END_MAGIC)

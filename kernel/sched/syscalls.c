@@ -1,9 +1,9 @@
 /*
- * kernel/sched_syscalls.c: the scheduling system calls
+ * kernel/sched/syscalls.c: the scheduling system calls
  * (kernel/sched/syscalls.c, and getpriority/setpriority of kernel/sys.c):
  * policies and priorities, nice values, CPU affinity.
  *
- * kernel/sched.c's scheduler honours what these set (its header says
+ * kernel/sched/core.c's scheduler honours what these set (its header says
  * how). A task's policy, rt_priority and nice are its own: a pid names a
  * thread, as on Linux, and a C library's pthread_setschedparam passes the
  * thread's tid. Without CAP_SYS_NICE a task may only touch tasks of its

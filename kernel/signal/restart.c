@@ -1,5 +1,5 @@
 /*
- * kernel/restart.c: what becomes of a system call that returned an -ERESTART
+ * kernel/signal/restart.c: what becomes of a system call that returned an -ERESTART
  * code when the task goes back to user mode (Linux 2.5.51's mechanism), and
  * umk's SA_RESUME column.
  *
@@ -13,7 +13,7 @@
  * continue, and a signal pending no more by the time it is looked at.
  *
  * The SA_RESUME column applies only to a call that takes part
- * (RESUME_ROOM: kernel/resume.c's list) with room left for one more
+ * (RESUME_ROOM: kernel/signal/resume.c's list) with room left for one more
  * saved continuation; RESUME_FULL makes it -EINTR, as the footnote of the
  * mail that introduced restart_block proposed for nesting; RESUME_NO (any
  * other call) leaves Linux's columns. Without SA_RESUME the table is

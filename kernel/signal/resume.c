@@ -1,5 +1,5 @@
 /*
- * kernel/resume.c: SA_RESUME, umk's extension of the restart mechanism
+ * kernel/signal/resume.c: SA_RESUME, umk's extension of the restart mechanism
  * (docs/design.md, "Resuming over a handler"). A call interrupted for a
  * handler with SA_RESUME continues when that handler returns through
  * rt_sigreturn, however the handler itself sleeps, is interrupted and

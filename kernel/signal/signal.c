@@ -1,5 +1,5 @@
 /*
- * kernel/signal.c: signal generation and get_signal (Linux's
+ * kernel/signal/signal.c: signal generation and get_signal (Linux's
  * kernel/signal.c). Delivery, frames and applying the restart decision are
  * in signal_deliver.c; the decision itself in restart.c.
  *

@@ -1,5 +1,5 @@
 /*
- * kernel/signal_calls.c: the signal system calls (kernel/signal.c of Linux):
+ * kernel/signal/signal_calls.c: the signal system calls (kernel/signal.c of Linux):
  * sending (kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo), the
  * mask and handlers (rt_sigprocmask, rt_sigaction, rt_sigpending), and
  * waiting for a signal (pause, rt_sigsuspend, rt_sigtimedwait).

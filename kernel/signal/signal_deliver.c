@@ -1,5 +1,5 @@
 /*
- * kernel/signal_deliver.c: acting on a signal on the way to user mode, and
+ * kernel/signal/signal_deliver.c: acting on a signal on the way to user mode, and
  * the restart decision (arch/x86/kernel/signal.c, signal_64.c of Linux).
  *
  * arch_do_signal_or_restart() runs from exit_to_user_mode_loop() when
@@ -144,7 +144,7 @@ static int setup_rt_frame(struct ksignal *ksig, struct pt_regs *regs, u64 resume
 	frame.uc.uc_mcontext.oldmask = sigmask_to_save()->sig;
 	frame.uc.uc_mcontext.fpstate = fpsize ? (void *)fp : NULL;
 	memset(frame.uc.uc_mcontext.reserved1, 0, sizeof(frame.uc.uc_mcontext.reserved1));
-	/* SA_RESUME: the seq sigreturn compares (kernel/resume.c); else 0. */
+	/* SA_RESUME: the seq sigreturn compares (kernel/signal/resume.c); else 0. */
 	frame.uc.uc_mcontext.reserved1[RESUME_SEQ_SLOT] = resume_seq;
 	frame.uc.uc_sigmask = *sigmask_to_save();
 
@@ -197,7 +197,7 @@ static const char *delivery_text(const struct k_sigaction *ka, enum resume_ctx r
 /* Apply the restart decision to a task that entered by a system call
  * (orig_ax >= 0); ksig is the signal whose handler is about to run, or NULL.
  * Returns the action taken; for the two resume actions the caller saves
- * the continuation (kernel/resume.c) once the frame is built. */
+ * the continuation (kernel/signal/resume.c) once the frame is built. */
 static enum restart_action syscall_restart(struct pt_regs *regs, const struct ksignal *ksig)
 {
 	const struct k_sigaction *ka = ksig ? &ksig->ka : NULL;
@@ -359,7 +359,7 @@ long sys_restart_syscall(void)
 
 #define SS_FLAG_BITS SS_AUTODISARM
 
-/* kernel/signal.c's do_sigaltstack: EPERM while running on the stack;
+/* As Linux's do_sigaltstack (kernel/signal.c): EPERM while running on the stack;
  * asking for what is already set is no change. */
 static int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
 {

@@ -1,5 +1,5 @@
 /*
- * kernel/itimer.c: alarm() and the ITIMER_REAL interval timer
+ * kernel/time/itimer.c: alarm() and the ITIMER_REAL interval timer
  * (kernel/time/itimer.c). One per process, kept across exec; on expiry it
  * sends SIGALRM to the process and re-arms itself with its interval.
  *

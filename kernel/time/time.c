@@ -1,8 +1,8 @@
 /*
- * kernel/time.c: clocks, kernel timers and the sleeping time calls.
+ * kernel/time/time.c: clocks, kernel timers and the sleeping time calls.
  *
  * Kernel timers expire on CLOCK_MONOTONIC (ktime_get) and sit in a queue
- * ordered by expiry (kernel/timerqueue.c, O(log n) to arm or cancel); the
+ * ordered by expiry (kernel/lib/timerqueue.c, O(log n) to arm or cancel); the
  * scheduler's slice timer runs on cpu_clock() and sits in a second one.
  * The host timer is programmed for the earliest (no periodic tick), and
  * left alone when a later one is armed (reprogram). A sleeper's timer may

@@ -1,9 +1,9 @@
 /*
- * kernel/trace.c: the trace ring and its writers.
+ * kernel/trace/trace.c: the trace ring and its writers.
  *
  * Every event goes into trace_ring (gdb reads it: umk-trace) and is written
  * at once to each sink arch/ added at boot: text lines here, JSON lines in
- * kernel/trace_json.c. The kernel only records: the Chrome trace and the
+ * kernel/trace/trace_json.c. The kernel only records: the Chrome trace and the
  * timeline are drawn from the JSON lines by harness/umk-trace/, outside it.
  *
  * A sink is umk's own output, as strace's is: a slow reader slows umk down

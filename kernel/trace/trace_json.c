@@ -1,5 +1,5 @@
 /*
- * kernel/trace_json.c: the trace's machine-readable form, JSON lines.
+ * kernel/trace/trace_json.c: the trace's machine-readable form, JSON lines.
  *
  * --trace-format=json writes one JSON object per event and per line; every
  * object has ts (ns since boot), pid, event and details (the text form's

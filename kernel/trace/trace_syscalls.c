@@ -1,5 +1,5 @@
 /*
- * kernel/trace_syscalls.c: system calls in the trace (Linux's
+ * kernel/trace/trace_syscalls.c: system calls in the trace (Linux's
  * kernel/trace/trace_syscalls.c): an "enter" event with the arguments
  * decoded as strace would show them, by the format letters of
  * kernel/syscall_64.tbl, and an "exit" event with the value or the errno's

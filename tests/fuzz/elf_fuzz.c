@@ -1,5 +1,5 @@
 /*
- * tests/fuzz/elf_fuzz.c: kernel/binfmt_elf.c's header checks
+ * tests/fuzz/elf_fuzz.c: kernel/fs/binfmt_elf.c's header checks
  * (check_elf_headers) and loading (load_elf_binary, into a fake address
  * space) on arbitrary bytes, in a host program.
  *
@@ -94,7 +94,7 @@ int read_exact(struct file *f, void *buf, size_t n, u64 off)
 	return 0;
 }
 
-/* kernel/mm.c's: the user window's end, as umk has it on most hosts. */
+/* kernel/mm/mm.c's: the user window's end, as umk has it on most hosts. */
 unsigned long task_size = USER_WINDOW_MAX;
 
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,

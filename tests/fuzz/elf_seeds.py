@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # tests/fuzz/elf_seeds.py TEMPLATE OUTDIR: write broken variants of the
 # static x86-64 ELF program TEMPLATE into OUTDIR, one per header check of
-# kernel/binfmt_elf.c, each named after the check it breaks. They seed the
+# kernel/fs/binfmt_elf.c, each named after the check it breaks. They seed the
 # ELF fuzz target (make fuzz) and tests/elf_loader.bats runs each under umk.
 # They are generated at build time (make fuzz, make test) rather than kept
 # in the tree.

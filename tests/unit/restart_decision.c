@@ -1,8 +1,8 @@
 /*
- * tests/unit/restart_decision.c: prints kernel/restart.c's decision for every
+ * tests/unit/restart_decision.c: prints kernel/signal/restart.c's decision for every
  * return code a system call can leave and every kind of delivery, one line
  * each; tests/restart_decision.bats holds the table it must print. A column
- * is the handler and its flags, then, after '/', what kernel/resume.c says
+ * is the handler and its flags, then, after '/', what kernel/signal/resume.c says
  * about the call: "resumable" (RESUME_ROOM), "full" (RESUME_DEPTH
  * continuations saved already) or nothing (the call does not take part).
  */

@@ -1,5 +1,5 @@
 /*
- * tests/unit/timerqueue.c: kernel/timerqueue.c against a reference. Random
+ * tests/unit/timerqueue.c: kernel/lib/timerqueue.c against a reference. Random
  * adds, deletes, re-arms and pops of up to 4096 timers with few distinct
  * expiries and slacks (so that ties are common); after every step the
  * queue's first timer must be the reference's: the least (expires + slack,
@@ -18,7 +18,7 @@
 #define NR 4096
 #define STEPS 100000
 
-/* kernel/timerqueue.c's one dependency, arch/mem.c's kgrow. */
+/* kernel/lib/timerqueue.c's one dependency, arch/mem.c's kgrow. */
 void *kgrow(void *p, size_t n, size_t *cap, size_t size)
 {
 	size_t new_cap;

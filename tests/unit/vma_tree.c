@@ -1,5 +1,5 @@
 /*
- * tests/unit/vma_tree.c: kernel/vma_tree.c against a reference. Random
+ * tests/unit/vma_tree.c: kernel/mm/vma_tree.c against a reference. Random
  * inserts, erases and changed ends of up to NR regions in a small address
  * space of pages (so that regions touch, gaps of every size exist and the
  * top bound falls everywhere); after every step the tree must answer as
@@ -25,7 +25,7 @@
 #define PG 4096UL
 #define STEPS 40000
 
-/* kernel/vma_tree.c's one dependency. */
+/* kernel/mm/vma_tree.c's one dependency. */
 void panic(const char *fmt, ...)
 {
 	va_list ap;

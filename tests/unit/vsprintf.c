@@ -1,8 +1,8 @@
 /*
- * tests/unit/vsprintf.c: kernel/vsprintf.c against the C library's
+ * tests/unit/vsprintf.c: kernel/lib/vsprintf.c against the C library's
  * snprintf, format by format and for every buffer size from 0 up, so that
  * the kernel's own formatting (which exists to keep glibc's off the FS base
- * of a user program) prints what glibc would have. kernel/vsprintf.c is
+ * of a user program) prints what glibc would have. kernel/lib/vsprintf.c is
  * built here under the names kernel_snprintf and kernel_vsnprintf.
  * Prints one line per mismatch and a count; exits 1 on any mismatch.
  */

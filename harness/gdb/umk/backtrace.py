@@ -23,7 +23,7 @@ MAX_FRAMES = 64
 
 
 def frame_str(n, pc, is_return):
-    """ "#1  0x... in schedule+0x9c at kernel/sched.c:290". A return address
+    """ "#1  0x... in schedule+0x9c at kernel/sched/core.c:290". A return address
     is looked up one byte back (in the call), as gdb does."""
     look = pc - 1 if is_return else pc
     where = function_at(look)

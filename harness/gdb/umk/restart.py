@@ -2,10 +2,10 @@
 
 fn is named by resolving the function pointer through gdb (umk's fn_name
 field is only checked against it), and the union member that fn uses is
-decoded: nanosleep for hrtimer_nanosleep_restart (kernel/time.c), futex for
+decoded: nanosleep for hrtimer_nanosleep_restart (kernel/time/time.c), futex for
 futex_wait_restart (kernel/futex.c), poll for do_restart_poll
-(kernel/select.c). Also the continuations SA_RESUME keeps for running
-handlers (task_struct.resume, kernel/resume.c).
+(kernel/fs/select.c). Also the continuations SA_RESUME keeps for running
+handlers (task_struct.resume, kernel/signal/resume.c).
 """
 
 import gdb

@@ -1,4 +1,4 @@
-"""Signal numbers and sets by name, as kernel/signal.c names them.
+"""Signal numbers and sets by name, as kernel/signal/signal.c names them.
 
 A set is written as its signals without the SIG prefix, in number order,
 joined by commas: "USR1,TERM"; real-time signals as RT0, RT1...; the empty
@@ -10,7 +10,7 @@ from umk import constants
 
 
 def signal_name(sig):
-    """ "SIGUSR1", "SIGRT3" (signal_name() in kernel/signal.c), or None."""
+    """ "SIGUSR1", "SIGRT3" (signal_name() in kernel/signal/signal.c), or None."""
     if sig in constants.SIGNALS:
         return constants.SIGNALS[sig]
     if constants.SIGRTMIN <= sig <= constants._NSIG:

@@ -1,6 +1,6 @@
 """System calls and errno values by name, as umk's trace names them.
 
-Syscall names come from kernel/syscall_64.tbl (through constants); errno names from umk's own table in kernel/trace.c, read from
+Syscall names come from kernel/syscall_64.tbl (through constants); errno names from umk's own table in kernel/trace/trace.c, read from
 the executable, so that a name is exactly the one --trace would print.
 """
 
@@ -16,8 +16,8 @@ def syscall_name(nr):
 
 def errno_name(err):
     """ "EINTR", "ERESTART_RESTARTBLOCK" for err > 0, or None as
-    errno_name() in kernel/trace.c when umk has no name for it."""
-    table = gdb.parse_and_eval("'kernel/trace.c'::errno_names")
+    errno_name() in kernel/trace/trace.c when umk has no name for it."""
+    table = gdb.parse_and_eval("'kernel/trace/trace.c'::errno_names")
     if err <= 0 or err > table.type.range()[1] or not int(table[err]):
         return None
     return table[err].string()

@@ -57,7 +57,7 @@ def current_task():
 
 
 def state_name(t, current):
-    """task_state_name() of kernel/sched.c."""
+    """task_state_name() of kernel/sched/core.c."""
     state, exit_state = int(t["state"]), int(t["exit_state"])
     if exit_state == constants.EXIT_ZOMBIE:
         return "zombie"
@@ -127,7 +127,7 @@ NULL."""
 class UmkPs(Command):
     """List umk's tasks: umk-ps
 
-One line per task, in creation order, as ps() of kernel/sched.c:
+One line per task, in creation order, as ps() of kernel/sched/core.c:
 PID, TGID, parent's TGID, state (running, runnable, sleeping, disk-sleep,
 stopped, zombie, dead, idle), command name, the system call it is in (the
 name of orig_rax; - if none), then its signals: PENDING, those pending for

@@ -1,15 +1,15 @@
-"""umk-trace: the last events of the kernel's trace ring (kernel/trace.c).
+"""umk-trace: the last events of the kernel's trace ring (kernel/trace/trace.c).
 
 trace_ring.head counts the entries ever written; entry i is at
 e[i % TRACE_RING_SIZE], so the ring holds the last TRACE_RING_SIZE of them.
 Each is printed as --trace writes it: "<sec.usec> <pid> <event> <details>".
 A system call's enter or exit recorded without --trace has no text (the
 ring keeps nr, ret and an entry's raw arguments, see trace_syscall): its
-details are made here as trace_sys_enter and trace_sys_exit in kernel/trace_syscalls.c
+details are made here as trace_sys_enter and trace_sys_exit in kernel/trace/trace_syscalls.c
 would, except that the arguments are shown raw, in hex, not decoded:
 "nanosleep(0x7ffff31ff480, 0x0)". A switch, a wake-up or a timer's expiry is
 recorded with its fields only (trace_event): its text is made from them here
-as trace_fields_text in kernel/trace.c makes it for --trace.
+as trace_fields_text in kernel/trace/trace.c makes it for --trace.
 """
 
 import gdb
@@ -100,7 +100,7 @@ them."""
             e = ring["e"][i % size]
             if pid is None or int(e["pid"]) == pid:
                 entries.append(e)
-        names = gdb.parse_and_eval("'kernel/trace.c'::trace_event_names")
+        names = gdb.parse_and_eval("'kernel/trace/trace.c'::trace_event_names")
         names = [names[i] for i in range(names.type.range()[1] + 1)]
         gdb.write("".join(entry_line(e, names) + "\n" for e in reversed(entries)))
 

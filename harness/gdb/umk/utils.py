@@ -173,7 +173,7 @@ class user_memory_of:
 
 def user_deref(ptr):
     """*ptr for a user pointer, as a gdb.Value. Only one address space is
-    in umk's user window at a time (loaded_mm, kernel/mm.c): another one's
+    in umk's user window at a time (loaded_mm, kernel/mm/mm.c): another one's
     private pages are read from its host memory file, umk's open memfd,
     through /proc/PID/fd (a live process only). Raises gdb.MemoryError."""
     mm = _user_mm

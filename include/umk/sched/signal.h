@@ -1,8 +1,8 @@
-/* kernel/signal.h: what the signal files of kernel/ share (signal.c:
+/* include/umk/sched/signal.h: what the signal files of kernel/signal/ share (signal.c:
  * generation and dequeueing; signal_deliver.c: frames, sigreturn and the
  * restart decision; signal_calls.c: the system calls). */
-#ifndef KERNEL_SIGNAL_H
-#define KERNEL_SIGNAL_H
+#ifndef UMK_SCHED_SIGNAL_H
+#define UMK_SCHED_SIGNAL_H
 
 #include <umk/sched.h>
 #include <umk/sigframe.h>

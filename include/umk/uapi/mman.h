@@ -1,6 +1,6 @@
 /* include/umk/uapi/mman.h: the protections and flags of mmap(2) and
  * mprotect(2) (include/uapi/asm-generic/mman-common.h, mman.h). The PROT_*
- * bits are also the host's: kernel/mm.c checks them against OS_PROT_*. */
+ * bits are also the host's: kernel/mm/mm.c checks them against OS_PROT_*. */
 #ifndef UMK_UAPI_MMAN_H
 #define UMK_UAPI_MMAN_H
 

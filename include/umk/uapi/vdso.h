@@ -1,7 +1,7 @@
 /* include/umk/uapi/vdso.h: the vDSO's data page (vvar), as Linux's
  * include/vdso/datapage.h. It sits in the page just below the vDSO image,
  * which finds it PC-relative (arch/vdso/vdso.lds); kernel/vdso.c fills it
- * at boot and kernel/time.c keeps virtual_ns current. It is user ABI in
+ * at boot and kernel/time/time.c keeps virtual_ns current. It is user ABI in
  * umk's sense: user-mode code (the vDSO) reads it, so it has no kernel
  * types, only the compiler's.
  *
