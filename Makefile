@@ -294,12 +294,10 @@ $(BUILD)/tests/pid: tests/unit/pid.c $(BUILD)/kernel/pid.o | $(BUILD)/tests
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -o $@ $^
 
-# The kernel's snprintf against glibc's, under other names in the test.
-$(BUILD)/tests/vsprintf: tests/unit/vsprintf.c kernel/lib/vsprintf.c include/umk/types.h | $(BUILD)/tests
+# The kernel's formatter (ksnprintf) against glibc's snprintf.
+$(BUILD)/tests/vsprintf: tests/unit/vsprintf.c $(BUILD)/kernel/lib/vsprintf.o | $(BUILD)/tests
 	@echo "  CC      $<"
-	$(Q)$(CC) $(KERNEL_CFLAGS) -Dsnprintf=kernel_snprintf -Dvsnprintf=kernel_vsnprintf \
-		-c -o $@-kernel.o kernel/lib/vsprintf.c
-	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -Wno-format -o $@ $< $@-kernel.o
+	$(Q)$(CC) $(ARCH_CFLAGS) $(SAN_LDFLAGS) -Wno-format -o $@ $^
 
 # kernel/fs/binfmt_elf.c's header checks on files, outside umk
 # (tests/fuzz/elf_fuzz.c), and the broken programs they are checked on.

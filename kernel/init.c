@@ -34,7 +34,7 @@ static void kernel_init(void *unused)
 	err = do_execve(init_argv[0], (const char *const *)init_argv,
 			(const char *const *)init_envp, false, tsk->regs, &why);
 	if (err) {
-		snprintf(msg, sizeof(msg), "umk: %s: %s\n", init_argv[0],
+		ksnprintf(msg, sizeof(msg), "umk: %s: %s\n", init_argv[0],
 			 why ? why : errno_name(-err));
 		os_console_err(msg);
 		os_exit(err == -ENOENT ? UMK_EXIT_NOENT : UMK_EXIT_NOEXEC);
@@ -56,8 +56,8 @@ static void show_program_dir(const char *program, const char *cwd)
 	struct path p;
 	int n;
 
-	n = program[0] == '/' ? snprintf(path, sizeof(path), "%s", program)
-			      : snprintf(path, sizeof(path), "%s/%s", cwd, program);
+	n = program[0] == '/' ? ksnprintf(path, sizeof(path), "%s", program)
+			      : ksnprintf(path, sizeof(path), "%s/%s", cwd, program);
 	if (n <= 0 || n >= (int)sizeof(path) || os_lstat(path, &st))
 		return;		/* not on the host: exec says why */
 	if (!kern_path_at(AT_FDCWD, path, 0, &p)) {
@@ -87,7 +87,7 @@ void start_kernel(const struct boot_options *opts)
 	if (i) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg),
+		ksnprintf(msg, sizeof(msg),
 			 "umk: cannot reserve the user window at %#lx on the host: %s\n",
 			 USER_WINDOW_START, errno_name(i) ? errno_name(i) : "error");
 		os_console_err(msg);

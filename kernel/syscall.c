@@ -43,7 +43,7 @@ const char *syscall_name(long nr)
 
 	if (nr >= 0 && nr < NR_syscalls && sys_call_table[nr].name)
 		return sys_call_table[nr].name;
-	snprintf(buf, sizeof(buf), "syscall_%ld", nr);
+	ksnprintf(buf, sizeof(buf), "syscall_%ld", nr);
 	return buf;
 }
 

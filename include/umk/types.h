@@ -50,7 +50,7 @@ size_t strnlen(const char *s, size_t n);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strrchr(const char *s, int c);
-int snprintf(char *buf, size_t n, const char *fmt, ...) __printf(3, 4);
-int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
+int ksnprintf(char *buf, size_t n, const char *fmt, ...) __printf(3, 4);
+int kvsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
 
 #endif

@@ -179,7 +179,7 @@ void devices_mount(void)
 		inode->i_fop = devlist[i].fops;
 		d_instantiate(d, inode);
 		d_rehash(d);		/* our reference keeps it */
-		snprintf(where, sizeof(where), "/dev/%s", devlist[i].name);
+		ksnprintf(where, sizeof(where), "/dev/%s", devlist[i].name);
 		mount_node(sb, d, where);
 	}
 }

@@ -74,7 +74,7 @@ int exec_fail(int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(exec_why, sizeof(exec_why), fmt, ap);
+	kvsnprintf(exec_why, sizeof(exec_why), fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -342,7 +342,7 @@ static int load_interp(struct linux_binprm *bprm)
 		bprm->interp_base = ib.load_bias;
 		bprm->interp_entry = ib.entry;
 	} else {
-		snprintf(why, sizeof(why), "%s", exec_why);
+		ksnprintf(why, sizeof(why), "%s", exec_why);
 		exec_fail(err, "its interpreter %s: %s", bprm->elf_interp, why);
 	}
 	kfree(ib.phdrs);
@@ -424,7 +424,7 @@ static void set_mm_exe_file(struct mm_struct *mm, struct linux_binprm *bprm)
 	int err;
 
 	p = d_path(&bprm->file->f_path, buf, PATH_MAX, &err);
-	snprintf(mm->exe, sizeof(mm->exe), "%s", p ? p : bprm->interp);
+	ksnprintf(mm->exe, sizeof(mm->exe), "%s", p ? p : bprm->interp);
 	kfree(buf);
 }
 

@@ -170,7 +170,7 @@ void mounts_text(char *buf, size_t n)
 		p = d_path(&where, page, PATH_MAX, &err);
 		if (!p || len >= n)
 			continue;
-		len += snprintf(buf + len, n - len, "%s %s %s %s 0 0\n", source, p,
+		len += ksnprintf(buf + len, n - len, "%s %s %s %s 0 0\n", source, p,
 				m->mnt_sb->s_type, mnt_is_readonly(m) ? "ro" : "rw");
 	}
 	kfree(page);
@@ -209,7 +209,7 @@ void vfs_init(const char *const *rw_dirs, int nr_rw_dirs, const char *cwd)
 		if (err) {	/* under /proc, say: a usage error, not a panic */
 			char msg[PATH_MAX + 80];
 
-			snprintf(msg, sizeof(msg), "umk: --rw %s: no such directory inside umk (%s)\n",
+			ksnprintf(msg, sizeof(msg), "umk: --rw %s: no such directory inside umk (%s)\n",
 				 rw_dirs[i], errno_name(-err));
 			os_console_err(msg);
 			os_exit(UMK_EXIT_USAGE);

@@ -113,7 +113,7 @@ static void __printf(2, 3) bprintf(struct proc_buf *b, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+	n = kvsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		b->len = min(b->len + n, b->cap - 1);
@@ -370,15 +370,15 @@ void file_path_name(struct file *f, char *buf, size_t n)
 	if (f->f_path.dentry) {
 		page = kmalloc(PATH_MAX);
 		p = d_path(&f->f_path, page, PATH_MAX, &err);
-		snprintf(buf, n, "%s", p ? p : "");
+		ksnprintf(buf, n, "%s", p ? p : "");
 		kfree(page);
 	} else if (!strcmp(f->f_op->name, "pipe")) {
-		snprintf(buf, n, "pipe:[%lu]", pipe_ino(f));
+		ksnprintf(buf, n, "pipe:[%lu]", pipe_ino(f));
 	} else if (is_console_file(f)) {
 		if (os_fd_name(console_hostfd(f), buf, n))
-			snprintf(buf, n, "/dev/console");
+			ksnprintf(buf, n, "/dev/console");
 	} else {
-		snprintf(buf, n, "anon_inode:[%s]", f->f_op->name);
+		ksnprintf(buf, n, "anon_inode:[%s]", f->f_op->name);
 	}
 }
 
@@ -389,14 +389,14 @@ static int proc_readlink(struct dentry *dentry, char *buf)
 	long fd;
 
 	if (dentry->d_parent == dentry->d_sb->s_root)	/* "self" */
-		return snprintf(buf, PATH_MAX, "%d", current->tgid);
+		return ksnprintf(buf, PATH_MAX, "%d", current->tgid);
 	t = get_proc_task(inode);
 	if (!t)
 		return -ENOENT;
 	if (!strcmp(dentry->d_name, "exe")) {
 		if (!t->mm)
 			return -ENOENT;
-		return snprintf(buf, PATH_MAX, "%s", t->mm->exe);
+		return ksnprintf(buf, PATH_MAX, "%s", t->mm->exe);
 	}
 	if (!parse_number(dentry->d_name, &fd) || !t->files || fd >= NR_OPEN_DEFAULT ||
 	    !t->files->fd[fd])
@@ -448,7 +448,7 @@ static int proc_root_readdir(struct file *f, struct dir_context *ctx)
 		if (t == idle_task || !thread_group_leader(t) || t->exit_state == EXIT_DEAD ||
 		    t->pid + PROC_PID_OFFSET < ctx->pos)
 			continue;
-		snprintf(name, sizeof(name), "%d", t->pid);
+		ksnprintf(name, sizeof(name), "%d", t->pid);
 		if (!dir_emit(ctx, name, strlen(name), (u64)t->pid << 8, DT_DIR,
 			      t->pid + PROC_PID_OFFSET + 1))
 			return 0;
@@ -537,7 +537,7 @@ static int proc_fd_readdir(struct file *f, struct dir_context *ctx)
 	for (fd = ctx->pos - 2; t->files && fd < NR_OPEN_DEFAULT; fd++) {
 		if (!t->files->fd[fd])
 			continue;
-		snprintf(name, sizeof(name), "%ld", fd);
+		ksnprintf(name, sizeof(name), "%ld", fd);
 		if (!dir_emit(ctx, name, strlen(name), proc_fd_ino(f->f_inode, fd), DT_LNK, fd + 3))
 			return 0;
 	}

@@ -1,5 +1,6 @@
 /*
- * kernel/lib/vsprintf.c: the kernel's own snprintf and vsnprintf (lib/vsprintf.c).
+ * kernel/lib/vsprintf.c: the kernel's own formatter, ksnprintf and kvsnprintf
+ * (Linux's lib/vsprintf.c: snprintf and vsnprintf).
  *
  * Why not the C library's: kernel code may run while the user's FS base is
  * still loaded (docs/design.md, "The FS base"), and glibc's printf family
@@ -8,8 +9,9 @@
  * and makes no call outside this file, so kernel/ may format anywhere. The
  * build checks that kernel/ takes nothing else from the C library than the
  * string functions of include/umk/types.h (the Makefile's wall check).
- * Being the program's snprintf, it is also the one arch/'s snprintf calls
- * reach (panic, oops, render.c); glibc's fprintf keeps its own internal one.
+ * It has its own names so that it replaces nothing: arch/'s snprintf calls
+ * (panic, oops, render.c), made with glibc's FS base loaded, and every
+ * shared object umk loads reach the C library's.
  *
  * C99 semantics: the output is cut to n - 1 bytes and always terminated
  * (when n > 0), and the return value is the length the whole output would
@@ -113,7 +115,7 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 	put_field(o, &ss, "", str, n);
 }
 
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = { buf, size, 0 };
 
@@ -230,13 +232,13 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return o.len;
 }
 
-int snprintf(char *buf, size_t size, const char *fmt, ...)
+int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
+	n = kvsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return n;
 }

@@ -163,7 +163,7 @@ void ps(void)
 
 	os_console_err("  PID  TGID  PPID STATE      CMD              SYSCALL\n");
 	list_for_each_entry(p, &task_list, tasks) {
-		snprintf(line, sizeof(line), "%5d %5d %5d %-10s %-16s %s\n", p->pid, p->tgid,
+		ksnprintf(line, sizeof(line), "%5d %5d %5d %-10s %-16s %s\n", p->pid, p->tgid,
 			 p->real_parent ? p->real_parent->tgid : 0, task_state_name(p), p->comm,
 			 p->orig_ax >= 0 ? syscall_name(p->orig_ax) : "-");
 		os_console_err(line);

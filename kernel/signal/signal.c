@@ -73,7 +73,7 @@ const char *signal_name(int sig)
 	if (signal_names[sig])
 		return signal_names[sig];
 	if (!rt[sig][0])
-		snprintf(rt[sig], sizeof(rt[sig]), "SIGRT%d", sig - SIGRTMIN);
+		ksnprintf(rt[sig], sizeof(rt[sig]), "SIGRT%d", sig - SIGRTMIN);
 	return rt[sig];
 }
 

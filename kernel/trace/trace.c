@@ -58,10 +58,10 @@ void trace_sink_write(int sink, const char *buf, size_t n)
 	 * what no longer goes through. */
 	s->fd = -1;
 	if (r == -EINTR)
-		snprintf(msg, sizeof(msg), "umk: trace to %s: signalled while its reader was not "
+		ksnprintf(msg, sizeof(msg), "umk: trace to %s: signalled while its reader was not "
 			 "reading: the run goes on without it\n", s->name);
 	else
-		snprintf(msg, sizeof(msg), "umk: trace to %s: write failed (%s): the run goes on "
+		ksnprintf(msg, sizeof(msg), "umk: trace to %s: write failed (%s): the run goes on "
 			 "without it\n", s->name, errno_name(-r) ? errno_name(-r) : "?");
 	os_console_err_try(msg);
 }
@@ -93,7 +93,7 @@ static void trace_text_line(int sink, const struct trace_entry *e)
 	char line[TRACE_MSG_LEN + 64];
 	int n;
 
-	n = snprintf(line, sizeof(line), "%llu.%06llu %d %s %s\n",
+	n = ksnprintf(line, sizeof(line), "%llu.%06llu %d %s %s\n",
 		     (unsigned long long)(e->ts / NSEC_PER_SEC),
 		     (unsigned long long)(e->ts % NSEC_PER_SEC / 1000), e->pid,
 		     trace_event_names[e->event], e->msg);
@@ -149,13 +149,13 @@ static void trace_fields_text(struct trace_entry *e)
 {
 	switch (e->event) {
 	case TR_SWITCH:
-		snprintf(e->msg, sizeof(e->msg), "%d -> %d (%s)", e->pid, e->f.other, e->f.what);
+		ksnprintf(e->msg, sizeof(e->msg), "%d -> %d (%s)", e->pid, e->f.other, e->f.what);
 		break;
 	case TR_WAKEUP:
-		snprintf(e->msg, sizeof(e->msg), "%d", e->f.other);
+		ksnprintf(e->msg, sizeof(e->msg), "%d", e->f.other);
 		break;
 	case TR_TIMER:
-		snprintf(e->msg, sizeof(e->msg), "%s expired", e->f.what);
+		ksnprintf(e->msg, sizeof(e->msg), "%s expired", e->f.what);
 		break;
 	default:
 		panic("trace_event: %s has no text made from its fields", trace_event_name(e->event));
@@ -183,7 +183,7 @@ static void trace_vrecord(enum trace_event ev, const struct trace_fields *f, con
 		e->f = *f;
 	if (ev == TR_TASK && e->f.what)
 		trace_task_ids(e);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	kvsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	trace_emit(e);
 }
 

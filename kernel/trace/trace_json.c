@@ -45,7 +45,7 @@ static void jprintf(struct jbuf *j, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(j->b + j->n, sizeof(j->b) - j->n, fmt, ap);
+	kvsnprintf(j->b + j->n, sizeof(j->b) - j->n, fmt, ap);
 	va_end(ap);
 	j->n += strlen(j->b + j->n);
 }

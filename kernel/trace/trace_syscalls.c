@@ -20,22 +20,22 @@ static int put_escaped(char *out, size_t n, const char *s, size_t len, size_t ma
 {
 	size_t i, o = 0;
 
-	o += snprintf(out + o, n - o, "\"");
+	o += ksnprintf(out + o, n - o, "\"");
 	for (i = 0; i < len && i < max && o + 6 < n; i++) {
 		unsigned char c = s[i];
 
 		if (c == '\n')
-			o += snprintf(out + o, n - o, "\\n");
+			o += ksnprintf(out + o, n - o, "\\n");
 		else if (c == '\t')
-			o += snprintf(out + o, n - o, "\\t");
+			o += ksnprintf(out + o, n - o, "\\t");
 		else if (c == '"' || c == '\\')
-			o += snprintf(out + o, n - o, "\\%c", c);
+			o += ksnprintf(out + o, n - o, "\\%c", c);
 		else if (c < 32 || c >= 127)
-			o += snprintf(out + o, n - o, "\\%o", c);
+			o += ksnprintf(out + o, n - o, "\\%o", c);
 		else
 			out[o++] = c;
 	}
-	o += snprintf(out + o, n - o, "\"%s", i < len ? "..." : "");
+	o += ksnprintf(out + o, n - o, "\"%s", i < len ? "..." : "");
 	return o;
 }
 
@@ -48,14 +48,14 @@ static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned l
 
 	switch (fmt) {
 	case 'd':
-		return snprintf(out, n, "%d", (int)v);
+		return ksnprintf(out, n, "%d", (int)v);
 	case 'u':
-		return snprintf(out, n, "%lu", v);
+		return ksnprintf(out, n, "%lu", v);
 	case 'S':
 		name = signal_name((int)v);
-		return name ? snprintf(out, n, "%s", name) : snprintf(out, n, "%d", (int)v);
+		return name ? ksnprintf(out, n, "%s", name) : ksnprintf(out, n, "%d", (int)v);
 	case 'c':
-		return snprintf(out, n, "%d", (int)v);
+		return ksnprintf(out, n, "%d", (int)v);
 	case 's':
 		len = strncpy_from_user(buf, (const char __user *)v, sizeof(buf));
 		if (len == -EFAULT)
@@ -69,14 +69,14 @@ static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned l
 	case 't':
 		if (copy_from_user(&ts, (const void __user *)v, sizeof(ts)))
 			break;
-		return snprintf(out, n, "{%lld, %ld}", (long long)ts.tv_sec, ts.tv_nsec);
+		return ksnprintf(out, n, "{%lld, %ld}", (long long)ts.tv_sec, ts.tv_nsec);
 	case 'x':
-		return snprintf(out, n, "%#lx", v);
+		return ksnprintf(out, n, "%#lx", v);
 	case 'o':
-		return snprintf(out, n, "%#lo", v);
+		return ksnprintf(out, n, "%#lo", v);
 	}
 	/* pointers, and the arguments above that could not be read */
-	return v ? snprintf(out, n, "%#lx", v) : snprintf(out, n, "NULL");
+	return v ? ksnprintf(out, n, "%#lx", v) : ksnprintf(out, n, "NULL");
 }
 
 void trace_sys_enter(long nr, const char *fmt, const struct pt_regs *regs)
@@ -92,16 +92,16 @@ void trace_sys_enter(long nr, const char *fmt, const struct pt_regs *regs)
 		trace_syscall(TR_ENTER, nr, 0, a);
 		return;
 	}
-	o = snprintf(line, sizeof(line), "%s(", syscall_name(nr));
+	o = ksnprintf(line, sizeof(line), "%s(", syscall_name(nr));
 	for (i = 0; fmt[i] && i < 6 && o < sizeof(line); i++) {
 		if (i)
-			o += snprintf(line + o, sizeof(line) - o, ", ");
+			o += ksnprintf(line + o, sizeof(line) - o, ", ");
 		if (o < sizeof(line))
 			o += decode_arg(line + o, sizeof(line) - o, fmt[i], a[i],
 					i < 5 ? a[i + 1] : 0);
 	}
 	if (o < sizeof(line))
-		snprintf(line + o, sizeof(line) - o, ")");
+		ksnprintf(line + o, sizeof(line) - o, ")");
 	trace_with(TR_ENTER, &(struct trace_fields){ .nr = nr }, "%s", line);
 }
 

@@ -2,16 +2,16 @@
  * tests/unit/vsprintf.c: kernel/lib/vsprintf.c against the C library's
  * snprintf, format by format and for every buffer size from 0 up, so that
  * the kernel's own formatting (which exists to keep glibc's off the FS base
- * of a user program) prints what glibc would have. kernel/lib/vsprintf.c is
- * built here under the names kernel_snprintf and kernel_vsnprintf.
+ * of a user program) prints what glibc would have: ksnprintf and kvsnprintf
+ * of kernel/lib/vsprintf.c, linked in as the kernel has them.
  * Prints one line per mismatch and a count; exits 1 on any mismatch.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-int kernel_snprintf(char *buf, size_t n, const char *fmt, ...);
-int kernel_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
+int ksnprintf(char *buf, size_t n, const char *fmt, ...);
+int kvsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
 
 static int checks, failures;
 
@@ -33,7 +33,7 @@ static void check(const char *fmt, ...)
 		memset(got, 'X', sizeof(got));
 		memset(want, 'X', sizeof(want));
 		wn = vsnprintf(want, size, fmt, a1);
-		gn = kernel_vsnprintf(got, size, fmt, a2);
+		gn = kvsnprintf(got, size, fmt, a2);
 		va_end(a1);
 		va_end(a2);
 		checks++;
