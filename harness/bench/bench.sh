@@ -26,7 +26,7 @@
 # by default), PROBE_LIST (harness/bench/bench.probes), BUILD (build), OUT
 # ($BUILD/bench).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
 die() {
@@ -45,7 +45,7 @@ WAKES=${WAKES:-20000}
 STOPS=${STOPS:-20}
 PEERS=${PEERS:-}
 PROBES=${PROBES:-}
-PROBE_LIST=${PROBE_LIST:-harness/bench.probes}
+PROBE_LIST=${PROBE_LIST:-harness/bench/bench.probes}
 [[ -r $PROBE_LIST ]] || die "PROBE_LIST=$PROBE_LIST: cannot read it"
 for v in N ROUNDS SLEEPS WAKES STOPS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: not a positive number"
