@@ -1,0 +1,45 @@
+/* kernel/mm/internal.h: what the files of kernel/mm/ share and no other
+ * folder needs (as Linux's mm/internal.h): the region lookups and changes
+ * of vma.c, and the window's install_range of window.c. */
+#ifndef KERNEL_MM_INTERNAL_H
+#define KERNEL_MM_INTERNAL_H
+
+#include <umk/mm.h>
+
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x) ALIGN((unsigned long)(x), PAGE_SIZE)
+#define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
+
+/* vma.c: an mm's regions */
+
+/* The host file and the offset in it of address addr in vma. */
+int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);
+u64 vma_offset(struct vm_area_struct *vma, unsigned long addr);
+/* A new mm over the memory file mem (a reference it takes over). */
+struct mm_struct *mm_alloc_mem(struct hostmem *mem);
+/* The memory file of the last mm dropped, if one was kept: the caller's. */
+struct hostmem *mm_take_spare(void);
+/* Free mm and its regions, now that it is out of the window. */
+void mmdrop(struct mm_struct *mm);
+struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr);
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+bool range_covered(struct mm_struct *mm, unsigned long start, unsigned long end);
+bool range_intersects(struct mm_struct *mm, unsigned long start, unsigned long end);
+bool range_is_kind(struct mm_struct *mm, unsigned long start, unsigned long end,
+		   enum vma_kind kind);
+int forget_range(struct mm_struct *mm, unsigned long start, unsigned long end, bool clear);
+int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+	       enum vma_kind kind, struct hostmem *shared, u64 off, bool private_file);
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t len);
+/* Which regions count in total_vm and data_vm (RLIMIT_AS, RLIMIT_DATA). */
+bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma);
+bool is_private_writable(struct vm_area_struct *vma);
+bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma);
+
+/* window.c: the host mapping of the mm in the window */
+
+/* Map [s, e) of vma into the window: 0 or -errno. */
+int install_range(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long s,
+		  unsigned long e);
+
+#endif

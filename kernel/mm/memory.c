@@ -1,0 +1,169 @@
+/*
+ * kernel/mm/memory.c: reaching into an address space from outside its
+ * regions' own calls: fork's copy (kernel/fork.c's dup_mm, mm/mmap.c's
+ * dup_mmap), another task's memory (mm/memory.c's access_process_vm),
+ * access_ok(), futex keys of shared memory, and the resident size.
+ */
+#include <umk/arch.h>
+#include <umk/errno.h>
+#include <umk/fs.h>
+#include <umk/mm.h>
+#include <umk/sched.h>
+#include <umk/uaccess.h>
+
+#include "internal.h"
+
+/*
+ * The private pages of old into mm's file, whose regions are old's: runs of
+ * adjacent private regions in one go, each extent of data copied once by
+ * the host, file to file. With dirty (a spare file, which holds a dead
+ * process's pages), everything of mm's file that is not old's data is
+ * punched. 0 or -errno.
+ */
+static int copy_run(struct mm_struct *old, struct mm_struct *mm, unsigned long s, unsigned long e,
+		    bool dirty, unsigned long *done)
+{
+	int err = 0;
+
+	if (dirty && s > *done)
+		err = os_punch_hole(mm->mem->fd, *done, s - *done);
+	if (!err)
+		err = os_copy_data(old->mem->fd, mm->mem->fd, s, e - s, dirty);
+	*done = e;
+	return err;
+}
+
+static int copy_private(struct mm_struct *old, struct mm_struct *mm, bool dirty)
+{
+	struct vm_area_struct *vma;
+	unsigned long run_s = 0, run_e = 0, done = 0;
+	int err;
+
+	list_for_each_entry(vma, &old->mmap, list) {
+		if (vma->shared)
+			continue;
+		if (vma->vm_start == run_e) {
+			run_e = vma->vm_end;
+			continue;
+		}
+		if (run_e > run_s) {
+			err = copy_run(old, mm, run_s, run_e, dirty, &done);
+			if (err)
+				return err;
+		}
+		run_s = vma->vm_start;
+		run_e = vma->vm_end;
+	}
+	if (run_e > run_s) {
+		err = copy_run(old, mm, run_s, run_e, dirty, &done);
+		if (err)
+			return err;
+	}
+	if (dirty && TASK_SIZE > done)
+		return os_punch_hole(mm->mem->fd, done, TASK_SIZE - done);
+	return 0;
+}
+
+/*
+ * fork's copy of an address space (kernel/fork.c's dup_mm, mm/mmap.c's
+ * dup_mmap): the same regions, private pages copied (only their data
+ * extents: untouched memory costs nothing), shared objects shared, into
+ * the spare file of the last mm dropped if there is one. Copy-on-write
+ * would copy less; a later optimisation.
+ */
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct hostmem *spare = mm_take_spare();
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+	struct hostmem *mem;
+	unsigned int id;
+
+	mm = spare ? mm_alloc_mem(spare) : mm_alloc();
+	if (!mm)
+		return NULL;
+	mem = mm->mem;
+	id = mm->id;
+	*mm = *old;	/* brk, stack, argument and exe fields */
+	mm->id = id;
+	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = NULL;
+	mm->mmap_cache = NULL;
+	mm->mem = mem;
+	mm->users = 1;
+	mm->map_count = 0;
+	list_for_each_entry(vma, &old->mmap, list) {
+		struct vm_area_struct *new = kmalloc(sizeof(*new));
+
+		*new = *vma;
+		if (new->shared)
+			hostmem_get(new->shared);
+		list_add_tail(&new->list, &mm->mmap);
+		vma_tree_insert(mm, new);
+		mm->map_count++;
+	}
+	if (copy_private(old, mm, spare != NULL)) {
+		mmput(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off)
+{
+	struct vm_area_struct *vma = mm ? find_vma(mm, addr) : NULL;
+
+	if (!vma || !vma->shared || vma->private_file)
+		return false;
+	*obj = vma->shared;
+	*off = vma_offset(vma, addr);
+	return true;
+}
+
+size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len)
+{
+	struct mm_struct *mm = tsk->mm;
+	struct vm_area_struct *vma;
+	size_t done = 0;
+
+	if (!mm)
+		return 0;
+	while (done < len) {
+		unsigned long a = addr + done;
+		size_t n;
+		ssize_t r;
+
+		vma = find_vma(mm, a);
+		if (!vma || !(vma->prot & PROT_READ))
+			break;
+		n = min(len - done, vma->vm_end - a);
+		r = os_pread(vma_fd(mm, vma), (char *)buf + done, n, vma_offset(vma, a));
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	return done;
+}
+
+/* Kernel threads (no mm) own no user memory. Low addresses are never in a
+ * region: the host refuses to map below vm.mmap_min_addr. */
+bool access_ok(const void __user *addr, size_t size)
+{
+	unsigned long start = (unsigned long)addr;
+	struct mm_struct *mm = current->mm;
+
+	if (!size)
+		return true;
+	if (!mm || start + size < start)
+		return false;
+	return range_covered(mm, start, start + size);
+}
+
+unsigned long mm_rss_kib(struct mm_struct *mm)
+{
+	struct stat st;
+
+	if (!mm || os_fstat(mm->mem->fd, &st))
+		return 0;
+	return st.st_blocks / 2;	/* 512-byte blocks */
+}
