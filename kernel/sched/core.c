@@ -29,6 +29,9 @@
  * (arch_switch_to). The task that resumes finishes the switch for the one
  * that left (finish_task_switch): a dead task's kernel stack can only be
  * freed once something else runs on another stack.
+ *
+ * The rest of kernel/sched/: task.c (the task list, the idle task, what
+ * arch/ may know of a task), wait.c (wait queues), loadavg.c, syscalls.c.
  */
 #include <umk/arch.h>
 #include <umk/entry.h>
@@ -41,6 +44,8 @@
 #include <umk/trace.h>
 #include <umk/uapi/sched.h>
 
+#include "sched.h"
+
 #define SCHED_SLICE_NS (10 * NSEC_PER_MSEC)
 /* The shortest turn (Linux's sysctl_sched_base_slice on one CPU): a
  * process switch and the page faults after it cost tens of microseconds
@@ -48,8 +53,6 @@
  * own instructions (docs/design.md, "Policies"). */
 #define SCHED_MIN_SLICE_NS (750 * NSEC_PER_USEC)
 
-LIST_HEAD(task_list);
-struct task_struct *idle_task;
 /* The runqueue (kernel/sched/rt.c's rt_prio_array): one FIFO list per
  * rank, and a bit per rank that has tasks, so that joining, leaving and
  * picking cost O(1) whatever the number of runnable tasks. */
@@ -62,184 +65,19 @@ static struct {
 static struct task_struct *switch_prev;	/* the task that left, during a switch */
 static struct timer_list slice_timer;
 static u64 slice_ns;			/* the length slice_timer was armed for */
-static bool booted;			/* running on kernel stacks */
 
-/* ---- what arch/ may know of a task ---- */
+/* ---- the runqueue ---- */
 
-struct task_struct *get_current(void)
+/* The running task and those on the runqueue (the load average counts them). */
+unsigned long nr_running(void)
 {
-	return booted ? current : NULL;
-}
-
-void *task_stack_base(struct task_struct *p)
-{
-	return p->stack;
-}
-
-struct arch_context **task_arch_context(struct task_struct *p)
-{
-	return &p->kctx;
-}
-
-pid_t task_pid_nr(struct task_struct *p)
-{
-	return p->pid;
-}
-
-const char *task_comm(struct task_struct *p)
-{
-	return p->comm;
-}
-
-/* ---- tasks ---- */
-
-/* Set up thread_info at the base of a fresh kernel stack. */
-void init_thread_info(struct task_struct *p, void *stack)
-{
-	struct thread_info *ti = stack;
-
-	memset(ti, 0, sizeof(*ti));
-	ti->task = p;
-	set_restart_fn(&ti->restart_block, do_no_restart_syscall);
-	ti->stack_end_magic = STACK_END_MAGIC;
-	p->stack = ti;
-}
-
-/* The idle task, pid 0, runs on the stack arch/ booted on. */
-struct task_struct *idle_task_init(void *stack)
-{
-	struct task_struct *p = kmalloc(sizeof(*p));
-
-	init_thread_info(p, stack);
-	p->state = TASK_RUNNING;
-	p->pid = p->tgid = 0;
-	strcpy_comm(p, "swapper");
-	p->group_leader = p;
-	INIT_LIST_HEAD(&p->children);
-	INIT_LIST_HEAD(&p->sibling);
-	INIT_LIST_HEAD(&p->thread_node);
-	INIT_LIST_HEAD(&p->run_list);
-	INIT_LIST_HEAD(&p->pending.list);
-	INIT_LIST_HEAD(&p->pid_chain);
-	p->orig_ax = -1;
-	list_add_tail(&p->tasks, &task_list);
-	attach_pid(p);
-	idle_task = p;
-	booted = true;	/* arch/ switches to this stack next */
-	return p;
-}
-
-void strcpy_comm(struct task_struct *p, const char *name)
-{
-	size_t n = strnlen(name, sizeof(p->comm) - 1);
-
-	memcpy(p->comm, name, n);
-	p->comm[n] = '\0';
-}
-
-const char *task_state_name(struct task_struct *t)
-{
-	if (t->exit_state == EXIT_ZOMBIE)
-		return "zombie";
-	if (t->exit_state == EXIT_DEAD || t->state == TASK_DEAD)
-		return "dead";
-	if (t->state & __TASK_STOPPED)
-		return "stopped";
-	if (t->state & TASK_INTERRUPTIBLE)
-		return "sleeping";
-	if (t->state & TASK_UNINTERRUPTIBLE)
-		return "disk-sleep";
-	if (t == current)
-		return "running";
-	return t == idle_task ? "idle" : "runnable";
-}
-
-/* A task list for people: `call ps()` from gdb. Takes no locks, changes
- * nothing. */
-void ps(void)
-{
-	struct task_struct *p;
-	char line[160];
-
-	os_console_err("  PID  TGID  PPID STATE      CMD              SYSCALL\n");
-	list_for_each_entry(p, &task_list, tasks) {
-		ksnprintf(line, sizeof(line), "%5d %5d %5d %-10s %-16s %s\n", p->pid, p->tgid,
-			 p->real_parent ? p->real_parent->tgid : 0, task_state_name(p), p->comm,
-			 p->orig_ax >= 0 ? syscall_name(p->orig_ax) : "-");
-		os_console_err(line);
-	}
-}
-
-/* ---- the load average (kernel/sched/loadavg.c) ----
- * Every LOAD_FREQ the number of runnable tasks (running or on the
- * runqueue) is folded into three exponentially decaying averages, fixed
- * point with FSHIFT bits. Linux folds from the tick; umk folds when it
- * next schedules (or sysinfo asks), once per period passed, with the
- * count as it stands: it changes only when a task sleeps, wakes or exits,
- * and each of those reaches schedule() at once. */
-#define FSHIFT 11
-#define FIXED_1 (1UL << FSHIFT)
-#define LOAD_FREQ (5 * NSEC_PER_SEC)
-#define EXP_1 1884UL	/* 1 / exp(5 s / 1 min), fixed point */
-#define EXP_5 2014UL
-#define EXP_15 2037UL
-
-static unsigned long avenrun[3];
-static u64 next_load_fold;
-
-static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned long active)
-{
-	unsigned long newload = load * exp + active * (FIXED_1 - exp);
-
-	if (active >= load)
-		newload += FIXED_1 - 1;
-	return newload / FIXED_1;
+	return runqueue.nr + (current != idle_task && current->state == TASK_RUNNING);
 }
 
 u64 task_sched_runtime(struct task_struct *t)
 {
 	return t->sum_exec_ns + (t == current ? ktime_get() - t->last_ran : 0);
 }
-
-static unsigned long nr_running(void)
-{
-	return runqueue.nr + (current != idle_task && current->state == TASK_RUNNING);
-}
-
-static void calc_global_load(u64 now)
-{
-	unsigned long active;
-	int folds = 0;
-
-	if (!next_load_fold)
-		next_load_fold = now + LOAD_FREQ;
-	if (now < next_load_fold)
-		return;
-	active = nr_running() * FIXED_1;
-	while (now >= next_load_fold) {
-		/* After hours without a fold (an idle virtual clock) the
-		 * averages have long converged: stop folding. */
-		if (++folds <= 3000) {
-			avenrun[0] = calc_load(avenrun[0], EXP_1, active);
-			avenrun[1] = calc_load(avenrun[1], EXP_5, active);
-			avenrun[2] = calc_load(avenrun[2], EXP_15, active);
-		}
-		next_load_fold += LOAD_FREQ;
-		if (folds > 3000)
-			next_load_fold = now - now % LOAD_FREQ + LOAD_FREQ;
-	}
-}
-
-void get_avenrun(unsigned long loads[3])
-{
-	int i;
-
-	calc_global_load(ktime_get());
-	for (i = 0; i < 3; i++)
-		loads[i] = avenrun[i] << (16 - FSHIFT);	/* SI_LOAD_SHIFT */
-}
-
-/* ---- the runqueue ---- */
 
 /* Linux's sched_prio_to_weight, nice -20 to 19: each step is about 1.25x. */
 static const int prio_to_weight[40] = {
@@ -637,60 +475,4 @@ void cpu_idle(void)
 			continue;
 		arch_idle();
 	}
-}
-
-/* ---- wait queues and completions (include/linux/wait.h) ---- */
-
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w, long state)
-{
-	w->task = current;
-	if (list_empty(&w->entry))
-		list_add_tail(&w->entry, &wq->head);
-	set_current_state(state);
-}
-
-void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
-{
-	set_current_state(TASK_RUNNING);
-	if (!list_empty(&w->entry))
-		list_del_init(&w->entry);
-}
-
-void wake_up(struct wait_queue_head *wq)
-{
-	struct wait_queue_entry *w;
-
-	list_for_each_entry(w, &wq->head, entry)
-		wake_up_state(w->task, TASK_NORMAL);
-}
-
-void init_completion(struct completion *c)
-{
-	c->done = false;
-	init_waitqueue_head(&c->wait);
-}
-
-void complete(struct completion *c)
-{
-	c->done = true;
-	wake_up(&c->wait);
-}
-
-int wait_for_completion_killable(struct completion *c)
-{
-	DEFINE_WAIT(w);
-	int ret = 0;
-
-	for (;;) {
-		prepare_to_wait(&c->wait, &w, TASK_KILLABLE);
-		if (c->done)
-			break;
-		if (sigismember(&current->pending.signal, SIGKILL)) {
-			ret = -EINTR;
-			break;
-		}
-		schedule();
-	}
-	finish_wait(&c->wait, &w);
-	return ret;
 }
