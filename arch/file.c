@@ -175,6 +175,25 @@ int os_poll_now(int fd, int events)
 	return r ? (unsigned short)p.revents : 0;
 }
 
+bool os_fd_ready(int fd, int events)
+{
+	int r = os_poll_now(fd, events);
+
+	return r < 0 || (r & (events | POLLHUP | POLLERR | POLLNVAL));
+}
+
+ssize_t os_write_some(int fd, const void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (os_output_waits(fd) && n > PIPE_BUF)
+		n = PIPE_BUF;
+	do
+		r = write(fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r;
+}
+
 int os_ioctl_winsize(int fd, void *ws)
 {
 	return ioctl(fd, TIOCGWINSZ, (struct winsize *)ws) ? -errno : 0;

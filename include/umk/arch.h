@@ -139,6 +139,11 @@ int os_meminfo(unsigned long *totalram, unsigned long *freeram, unsigned long *t
 /* Poll one host fd: returns POLLIN/POLLOUT/POLLHUP/POLLERR/POLLNVAL bits
  * (Linux values) that are ready now, without waiting. */
 int os_poll_now(int fd, int events);
+/* Would a read (events POLLIN) or a write (POLLOUT) on host fd return now,
+ * without waiting: ready, at its end, hung up, or failing with an error
+ * for the call to report? The console, the tty and the trace ask this
+ * before every host read or write that could block umk. */
+bool os_fd_ready(int fd, int events);
 int os_ioctl_winsize(int fd, void *ws);	/* TIOCGWINSZ: 0 or -errno */
 int os_isatty(int fd);
 /* arch/irq.c: can a write to console fd 0, 1 or 2 find the host fd full,
@@ -147,6 +152,11 @@ int os_isatty(int fd);
  * takes every write at once (a regular file, /dev/null) or cannot say when
  * it has room, and a write goes straight to the host. */
 bool os_output_waits(int fd);
+/* One host write of up to n bytes: at most PIPE_BUF where fd can be full
+ * (os_output_waits), which a pipe with room takes whole and at once, so a
+ * write of up to PIPE_BUF stays atomic; retried when a host signal
+ * interrupts it. Returns what the host took, or -errno (-EAGAIN: full). */
+ssize_t os_write_some(int fd, const void *buf, size_t n);
 /* Write all n bytes of umk's own output (a trace sink), waiting on the host
  * while fd is full. Returns n, -errno of a failed write, or -EINTR when umk
  * was sent a host signal (SIGINT, SIGTERM...) while it waited: the caller

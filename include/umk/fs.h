@@ -379,7 +379,8 @@ int console_open(struct file *f, bool dev_tty);
 /* The host fd behind a console file. */
 int console_hostfd(const struct file *f);
 bool is_console_file(const struct file *f);
-/* IRQ_HOSTSIG: umk was sent the signals in sigs (bit sig - 1). */
+/* kernel/drivers/hostsig.c: IRQ_HOSTSIG, umk was sent the signals in sigs
+ * (bit sig - 1) on the host. */
 void host_signals_interrupt(unsigned long sigs);
 
 

@@ -2,11 +2,10 @@
  * kernel/drivers/console.c: the console, umk's one device: files over the host fds
  * 0, 1 and 2 that umk inherited (what drivers/tty is to Linux, reduced to a
  * pass-through). Interface: console_file() makes the files pid 1 starts
- * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived);
- * host_signals_interrupt() is IRQ_HOSTSIG (^C and kills of umk from the
- * host): without a console tty, the tty's ISIG for every process.
+ * with; console_interrupt() is IRQ_CONSOLE (host SIGIO: input arrived).
+ * The signals umk is sent on the host are kernel/drivers/hostsig.c's.
  *
- * Reads never block the host process: a read looks with os_poll_now first
+ * Reads never block the host process: a read looks with os_fd_ready first
  * and calls os_read only when the host says it would not block (a regular
  * file or /dev/null is always readable). Otherwise the task sleeps on
  * console_wait until console_interrupt() wakes it. Writes never block it
@@ -57,14 +56,6 @@ int console_hostfd(const struct file *f)
 	return (int)(long)f->private_data;
 }
 
-/* Would a host read return now (data, EOF, or an error to report)? */
-static bool console_input_ready(int fd)
-{
-	int r = os_poll_now(fd, POLLIN);
-
-	return r < 0 || (r & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
-}
-
 /* Read what the host has now, without blocking: after the first host read,
  * read again only while the host says it would not block. */
 static ssize_t console_read_now(int fd, struct iov_iter *to)
@@ -76,7 +67,7 @@ static ssize_t console_read_now(int fd, struct iov_iter *to)
 		ssize_t r;
 		size_t copied;
 
-		if (done && !console_input_ready(fd))
+		if (done && !os_fd_ready(fd, POLLIN))
 			break;
 		r = os_read(fd, console_buf, chunk);
 		if (r == -EINTR)
@@ -100,7 +91,7 @@ static ssize_t console_read(struct kiocb *iocb, struct iov_iter *to)
 	ssize_t ret;
 
 	for (;;) {
-		if (console_input_ready(fd)) {
+		if (os_fd_ready(fd, POLLIN)) {
 			ret = console_read_now(fd, to);
 			/* -EAGAIN: the host changed its mind; wait as if empty. */
 			if (ret != -EAGAIN)
@@ -110,18 +101,9 @@ static ssize_t console_read(struct kiocb *iocb, struct iov_iter *to)
 			return -EAGAIN;
 		/* wait_event_interruptible queues us before it polls, so input
 		 * that arrives after the poll (SIGIO) wakes us. */
-		if (wait_event_interruptible(console_wait, console_input_ready(fd)))
+		if (wait_event_interruptible(console_wait, os_fd_ready(fd, POLLIN)))
 			return -ERESTARTSYS;
 	}
-}
-
-/* May a write go to the host now (room, or an error for the write to
- * report)? */
-static bool console_output_ready(int fd)
-{
-	int r = os_poll_now(fd, POLLOUT);
-
-	return r < 0 || (r & (POLLOUT | POLLHUP | POLLERR | POLLNVAL));
 }
 
 /* Linux's n_tty write: sleep while the host fd is full, return what was
@@ -134,6 +116,7 @@ static ssize_t console_write(struct kiocb *iocb, struct iov_iter *from)
 	struct file *f = iocb->ki_filp;
 	int fd = console_hostfd(f);
 	bool waits = os_output_waits(fd);
+	/* What one os_write_some can take: copy no more. */
 	size_t max = waits ? PIPE_BUF : sizeof(console_buf);
 	ssize_t done = 0;
 
@@ -142,20 +125,20 @@ static ssize_t console_write(struct kiocb *iocb, struct iov_iter *from)
 		size_t got;
 		ssize_t r;
 
-		if (waits && !console_output_ready(fd)) {
+		if (waits && !os_fd_ready(fd, POLLOUT)) {
 			if (f->f_flags & O_NONBLOCK)
 				return done ? done : -EAGAIN;
 			/* Queued before the poll: room that comes after it
 			 * raises SIGIO, and console_interrupt wakes us. */
-			if (wait_event_interruptible(console_wait, console_output_ready(fd)))
+			if (wait_event_interruptible(console_wait, os_fd_ready(fd, POLLOUT)))
 				return done ? done : -ERESTARTSYS;
 			continue;
 		}
 		got = copy_from_iter(console_buf, min(iov_iter_count(from), max), &peek);
 		if (!got)
 			return done ? done : -EFAULT;
-		r = os_write(fd, console_buf, got);
-		if (r == -EINTR || (r == -EAGAIN && waits))
+		r = os_write_some(fd, console_buf, got);
+		if (r == -EAGAIN && waits)
 			continue;	/* nothing written; look again */
 		if (r < 0) {
 			if (r == -EPIPE)
@@ -281,31 +264,4 @@ void console_interrupt(void)
 {
 	wake_up(&console_wait);
 	tty_interrupt();
-}
-
-/* The tty's ISIG (n_tty's isig): signals umk itself was sent, ^C on its
- * terminal or a kill from the host, go to every process, as the tty driver's
- * kill_pgrp sends ^C to the foreground process group (umk's processes form
- * one group), with si_code SI_KERNEL as from the tty. */
-void host_signals_interrupt(unsigned long sigs)
-{
-	struct task_struct *p;
-	kernel_siginfo_t info;
-	int sig;
-
-	if (console_tty) {
-		tty_host_signals(sigs);
-		return;
-	}
-	for (sig = 1; sig <= _NSIG; sig++) {
-		if (!(sigs & sigmask(sig)))
-			continue;
-		trace_with(TR_SIGNAL, &(struct trace_fields){ .other = -1, .sig = sig, .what = "host" },
-			   "%s from the host -> every process", signal_name(sig));
-		fill_kill_info(&info, sig, SI_KERNEL);
-		list_for_each_entry(p, &task_list, tasks) {
-			if (thread_group_leader(p) && p != idle_task && !p->exit_state)
-				send_signal(sig, &info, p, true);
-		}
-	}
 }

@@ -37,18 +37,17 @@ struct tty_struct *console_tty;
 /* Can a write go to the host now (room, or an error for it to report)? */
 bool tty_output_room(struct tty_struct *tty)
 {
-	int r = os_poll_now(tty->host_out, POLLOUT);
-
-	return r < 0 || (r & (POLLOUT | POLLHUP | POLLERR | POLLNVAL));
+	return os_fd_ready(tty->host_out, POLLOUT);
 }
 
-/* Write to the host now, whatever the state of output. */
+/* Write to the host now, whatever the state of output: echoes and what
+ * ^Q releases, which no task waits for. */
 static void put_host_now(struct tty_struct *tty, const char *buf, size_t n)
 {
 	while (n) {
-		ssize_t r = os_write(tty->host_out, buf, n);
+		ssize_t r = os_write_some(tty->host_out, buf, n);
 
-		if (r == -EINTR || r == -EAGAIN)
+		if (r == -EAGAIN)
 			continue;
 		if (r <= 0)
 			return;		/* the terminal is gone: nobody sees it */
@@ -101,8 +100,8 @@ ssize_t tty_write_host(struct tty_struct *tty, struct file *f, const char *buf, 
 				return -ERESTARTSYS;
 			continue;
 		}
-		r = os_write(tty->host_out, buf, min(n, (size_t)PIPE_BUF));
-		if (r == -EINTR || r == -EAGAIN)
+		r = os_write_some(tty->host_out, buf, n);
+		if (r == -EAGAIN)
 			continue;
 		if (r < 0)
 			return r;
@@ -122,10 +121,9 @@ static void tty_console_interrupt(struct tty_struct *tty)
 	unsigned char buf[256];
 
 	while (!tty->hung_up) {
-		int ready = os_poll_now(0, POLLIN);
 		ssize_t r;
 
-		if (ready >= 0 && !(ready & (POLLIN | POLLHUP | POLLERR)))
+		if (!os_fd_ready(0, POLLIN))
 			break;
 		r = os_read(0, buf, sizeof(buf));
 		if (r == -EINTR || r == -EAGAIN)
