@@ -41,8 +41,8 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 
-#include <umk/arch.h>
 #include <umk/entry.h>
+#include <umk/os.h>
 
 const char *__asan_default_options(void);
 

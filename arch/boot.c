@@ -25,8 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <umk/arch.h>
 #include <umk/entry.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 #ifdef UMK_COVERAGE
 void __gcov_dump(void);		/* libgcov's */
@@ -42,7 +43,8 @@ static void usage(FILE *f)
 	      "           [--clock=CLOCK] [--nofsgsbase] [--rw DIR]... [--help] [--version]\n"
 	      "           PROGRAM [ARG...]\n"
 	      "\n"
-	      "Run PROGRAM, a static x86-64 Linux executable, as pid 1 of the umk kernel.\n"
+	      "Run PROGRAM, an x86-64 Linux executable (static or dynamic) or a #!\n"
+	      "script, as pid 1 of the umk kernel.\n"
 	      "umk exits with PROGRAM's exit status, or 128+N if a signal N killed it.\n"
 	      "\n"
 	      "  --trace        write one line per kernel event to stderr\n"

@@ -23,7 +23,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <umk/arch.h>
+#include <umk/entry.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 _Static_assert(sizeof(struct winsize) == 8, "struct winsize is 8 bytes");
 

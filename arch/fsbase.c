@@ -41,7 +41,8 @@
 #include <sys/auxv.h>
 #include <sys/syscall.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 bool have_fsgsbase;
 unsigned long kernel_fs_base;

@@ -29,7 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <umk/arch.h>
+#include <umk/os.h>
 
 static volatile unsigned long irq_pending;
 static volatile unsigned long host_signals_pending;	/* bit sig - 1 */

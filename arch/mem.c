@@ -15,7 +15,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 _Static_assert(OS_PROT_READ == PROT_READ && OS_PROT_WRITE == PROT_WRITE &&
 		       OS_PROT_EXEC == PROT_EXEC,

@@ -27,8 +27,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <umk/arch.h>
+#include <umk/entry.h>
 #include <umk/fpu.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 #include <umk/ptrace.h>
 
 #define FRAME_RESERVE (16 * 1024UL)

@@ -30,7 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <umk/arch.h>
+#include <umk/os.h>
 
 #define MAX_RENDERERS 2
 

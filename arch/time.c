@@ -14,7 +14,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 /* The host's id of umk's one timer: created and set with the host's own
  * calls (os_timer_set). */

@@ -32,8 +32,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <umk/arch.h>
 #include <umk/entry.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 #include <umk/ptrace.h>
 
 _Static_assert(offsetof(ucontext_t, uc_mcontext) == 40, "entry.S UC_MCONTEXT");

@@ -27,7 +27,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <umk/arch.h>
+#include <umk/os.h>
 
 static bool tty_mode;		/* the host terminal is raw under umk's tty */
 static struct termios saved;	/* its settings before umk */

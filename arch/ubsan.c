@@ -14,7 +14,7 @@
  */
 #ifdef UMK_UBSAN
 
-#include <umk/arch.h>
+#include <umk/os.h>
 
 #define UBSAN_WRAP(name)                                                       \
 	void __real___ubsan_handle_##name(void *a, void *b, void *c);          \

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 extern const char vdso_image_start[], vdso_image_end[];
 

@@ -8,9 +8,9 @@
  * delivered with the restart decision. A breakpoint there sees every return
  * to user mode.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/fs.h>
+#include <umk/os.h>
 #include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

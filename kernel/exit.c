@@ -11,11 +11,12 @@
  * When pid 1's thread group is gone, umk exits with its status: 128+N if a
  * signal N killed it, else its exit code. Other tasks are not waited for.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

@@ -7,12 +7,13 @@
  * returns to user mode through a host frame crafted there, holding a copy of
  * the parent's registers with rax = 0.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/futex.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/rseq.h>
 #include <umk/sched.h>

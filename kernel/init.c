@@ -7,11 +7,11 @@
  * crafted on its kernel stack. If the program cannot be loaded, umk says why
  * in one line and exits: 127 when it does not exist, 126 otherwise.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
 #include <umk/trace.h>

@@ -19,9 +19,9 @@
  * limit; else SIGXCPU past the soft limit, which then grows by a second
  * (so the next SIGXCPU comes a second later), as Linux does.
  */
-#include <umk/arch.h>
 #include <umk/cred.h>
 #include <umk/errno.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

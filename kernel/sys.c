@@ -8,9 +8,10 @@
  */
 #include <umk/cred.h>
 #include <umk/errno.h>
+#include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
-#include <umk/mm.h>
 #include <umk/syscalls.h>
 #include <umk/tty.h>
 #include <umk/uaccess.h>

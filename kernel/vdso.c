@@ -9,7 +9,7 @@
  * ids trap, so the kernel answers them. clock_getres answers come from
  * clock_res_ns at boot; they do not change.
  */
-#include <umk/arch.h>
+#include <umk/os.h>
 #include <umk/timer.h>
 #include <umk/vdso.h>
 

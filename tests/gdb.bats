@@ -198,15 +198,15 @@ section() {
 	local frames
 	frames=$(grep -oE '^#[0-9]+ +0x[0-9a-f]{16} in [a-z_0-9]+' <<<"$output" | awk '{print $4}' | paste -sd' ')
 	assert_equal "$frames" 'arch_switch_to schedule do_nanosleep hrtimer_nanosleep sys_nanosleep invoke_syscall do_syscall_64 handle_sigsys'
-	assert_line --regexp '^#1  0x[0-9a-f]{16} in schedule\+0x[0-9a-f]+ at kernel/sched\.c:[0-9]+$'
-	assert_line --regexp '^#4  0x[0-9a-f]{16} in sys_nanosleep\+0x[0-9a-f]+ at kernel/time\.c:[0-9]+$'
+	assert_line --regexp '^#1  0x[0-9a-f]{16} in schedule\+0x[0-9a-f]+ at kernel/sched/core\.c:[0-9]+$'
+	assert_line --regexp '^#4  0x[0-9a-f]{16} in sys_nanosleep\+0x[0-9a-f]+ at kernel/time/time\.c:[0-9]+$'
 	assert_line -- '-- __restore_rt: the signal frame of the entry from user mode --'
 	assert_line --regexp '^user mode: rip 0x[0-9a-f]{16} rsp 0x[0-9a-f]{16} \(pt_regs 0x[0-9a-f]+\)$'
 }
 
 @test "umk-bt of the idle task ends where its kernel context began" {
 	umk_gdb -ex 'break sys_kill' -ex run -ex 'umk-bt 0' -ex kill -- "$H"/demo
-	assert_line --regexp '^#2  0x[0-9a-f]{16} in cpu_idle\+0x[0-9a-f]+ at kernel/sched\.c:[0-9]+$'
+	assert_line --regexp '^#2  0x[0-9a-f]{16} in cpu_idle\+0x[0-9a-f]+ at kernel/sched/core\.c:[0-9]+$'
 	assert_line -- '-- kthread_trampoline: where the kernel context began --'
 }
 
@@ -305,7 +305,7 @@ section() {
 	# on the virtual clock: stopped at 100 ms of 500, so 400 ms were left
 	assert_line --regexp '^  nanosleep.rmtp     0x[0-9a-f]+ -> \{0 s, 400000000 ns\}$'
 	assert_line '  nanosleep.expires  500000000 ns = 0.500000000 s on CLOCK_MONOTONIC'
-	assert_line --regexp '^#2  0x[0-9a-f]{16} in do_signal_stop\+0x[0-9a-f]+ at kernel/signal\.c:[0-9]+$'
+	assert_line --regexp '^#2  0x[0-9a-f]{16} in do_signal_stop\+0x[0-9a-f]+ at kernel/signal/signal\.c:[0-9]+$'
 	assert_line '0.100000 2 exit nanosleep = -1 ERESTART_RESTARTBLOCK'
 	assert_line '0.100000 2 deliver SIGSTOP -> stop'
 	run section 'Stop 3'

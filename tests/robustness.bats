@@ -207,8 +207,8 @@ the mapping is intact"
 	run --separate-stderr make -s -j2 fuzz-coverage FUZZ_SECONDS=3
 	assert_success
 	assert_line 'fuzz: 0 failures'
-	assert_line --regexp '^fuzz-coverage: kernel/signal_deliver\.c +[1-9][0-9]?\.[0-9]% of +[0-9]+ lines$'
+	assert_line --regexp '^fuzz-coverage: kernel/signal/signal_deliver\.c +[1-9][0-9]?\.[0-9]% of +[0-9]+ lines$'
 	# no trace is written: the JSON writer runs no line
-	assert_line --regexp '^fuzz-coverage: kernel/trace_json\.c +0\.0% of +[0-9]+ lines$'
+	assert_line --regexp '^fuzz-coverage: kernel/trace/trace_json\.c +0\.0% of +[0-9]+ lines$'
 	assert_line --regexp '^fuzz-coverage: kernel/ in all: [0-9]+ of [0-9]+ lines \([0-9]+\.[0-9]%\)$'
 }

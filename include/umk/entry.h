@@ -1,10 +1,28 @@
-/* The kernel's entry points, called by arch/ on a trap from user mode
- * (kernel/entry.c, after Linux's kernel/entry/common.c). Each ends in
- * exit_to_user_mode_loop(): the one way back to user mode. */
+/* include/umk/entry.h: the host interface, upwards: what the kernel offers
+ * arch/ (include/umk/os.h is the other direction). The entry points arch/
+ * calls on a trap from user mode (kernel/entry.c, after Linux's
+ * kernel/entry/common.c), each ending in exit_to_user_mode_loop(), the one
+ * way back to user mode; what arch/ may know of a task; and what the
+ * command line asks of the kernel at boot. */
 #ifndef UMK_ENTRY_H
 #define UMK_ENTRY_H
 
 #include <umk/ptrace.h>
+#include <umk/types.h>
+
+struct task_struct;
+struct arch_context;
+
+/* ---- kernel/sched/task.c: what arch/ may know of a task ----
+ * arch/ cannot include the kernel's headers (their Linux types clash with
+ * the host's), so it sees tasks through these. */
+struct task_struct *get_current(void);	/* NULL if not on a kernel stack */
+void *task_stack_base(struct task_struct *p);
+struct arch_context **task_arch_context(struct task_struct *p);
+pid_t task_pid_nr(struct task_struct *p);
+const char *task_comm(struct task_struct *p);
+/* Make the idle task (pid 0) around the kernel stack at stack, for boot. */
+struct task_struct *idle_task_init(void *stack);
 
 /* A `syscall` instruction trapped: nr from the trap, regs->ip just after
  * the instruction. */

@@ -8,9 +8,9 @@
 #ifndef UMK_SCHED_H
 #define UMK_SCHED_H
 
-#include <umk/arch.h>
 #include <umk/cred.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
 #include <umk/list.h>
 #include <umk/ptrace.h>
 #include <umk/restart_block.h>

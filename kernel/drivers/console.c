@@ -32,9 +32,9 @@
  * current ones; TCSETS and the other tty ioctls are -ENOTTY. O_NONBLOCK is
  * umk's own: it is never set on the host fd.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/trace.h>
 #include <umk/tty.h>

@@ -15,10 +15,10 @@
  * mounted over the host's node of the same name, so the rest of the host's
  * /dev still shows around them (read-only, kernel/fs/hostfs.c).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>
 

@@ -6,8 +6,8 @@
  * flag ever makes the call wait or fail with EAGAIN, and GRND_RANDOM,
  * which Linux 5.6 made the same as the default pool, changes nothing.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

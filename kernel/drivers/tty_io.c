@@ -18,10 +18,10 @@
  * (as if typed), SIGHUP and SIGTERM hang the terminal up (the session
  * leader gets SIGHUP and SIGCONT), and SIGWINCH is a resize (TIOCSWINSZ).
  */
-#include <umk/arch.h>
 #include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/trace.h>
 #include <umk/tty.h>

@@ -1,15 +1,18 @@
 /*
- * kernel/fs/binfmt_elf.c: the ELF half of execve (fs/binfmt_elf.c): check a
- * static x86-64 program's headers, map its PT_LOAD segments (a static-pie
- * anywhere, a fixed-address program at its link address), reserve the brk
- * area after it, and lay out the initial stack (argc, argv, envp, auxv) as
+ * kernel/fs/binfmt_elf.c: the ELF half of execve (fs/binfmt_elf.c): check an
+ * x86-64 program's headers, static or dynamic (its PT_INTERP names the
+ * dynamic loader, checked and mapped the same way), map its PT_LOAD
+ * segments (an ET_DYN program or loader anywhere, a fixed-address program
+ * at its link address), reserve the brk area after the program, and lay
+ * out the initial stack (argc, argv, envp, auxv) as
  * create_elf_tables does. Nothing here touches the caller's mm: exec.c
  * installs the result past the point of no return.
  */
-#include <umk/arch.h>
 #include <umk/elf.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

@@ -10,9 +10,9 @@
  * argv[0] of the caller is dropped, as on Linux. The interpreter may be a
  * script itself, up to BINPRM_MAX_SCRIPTS deep (then ELOOP).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 
 #include "binfmts.h"
 

@@ -15,9 +15,9 @@
  * negative dentries kept; a directory's children in use are a list,
  * searched by name. Without locks: kernel code is never preempted.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

@@ -1,12 +1,13 @@
 /*
  * kernel/fs/exec.c: execve (fs/exec.c); the ELF part is binfmt_elf.c.
  *
- * do_execve() loads a static x86-64 ELF program (static-pie ET_DYN, or
- * ET_EXEC at its link address) into a new mm, builds the initial stack as
- * Linux's create_elf_tables does, and only then, past the point of no
- * return, replaces current->mm and the user registers. Every failure before
- * that leaves the caller's old mm untouched and returns Linux's errno with
- * a reason for a human.
+ * do_execve() loads an x86-64 ELF program, static or dynamic (ET_DYN: a
+ * static-pie or a PIE; or ET_EXEC at its link address), with the dynamic
+ * loader its PT_INTERP names (load_interp), or a "#!" script's interpreter,
+ * into a new mm, builds the initial stack as Linux's create_elf_tables
+ * does, and only then, past the point of no return, replaces current->mm
+ * and the user registers. Every failure before that leaves the caller's old
+ * mm untouched and returns Linux's errno with a reason for a human.
  *
  * The steps follow Linux's order, so that a program passing both a bad
  * argv and a bad file sees the errno Linux gives:
@@ -22,10 +23,10 @@
  * takes the user window (switch_mm): the new stack, image and brk area are
  * built in place there, and the old mm comes back if anything fails.
  */
-#include <umk/arch.h>
 #include <umk/elf.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/ptrace.h>
 #include <umk/resource.h>

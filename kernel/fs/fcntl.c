@@ -2,7 +2,6 @@
  * kernel/fs/fcntl.c: fcntl (Linux's fs/fcntl.c): F_DUPFD, F_DUPFD_CLOEXEC,
  * F_GETFD/F_SETFD and F_GETFL/F_SETFL; any other command is EINVAL.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/resource.h>

@@ -12,9 +12,9 @@
  * across f_op calls, so a close() by another task while we sleep cannot free
  * the file under us.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

@@ -5,9 +5,9 @@
  * system call working on it (fget) own one reference; the last fput calls
  * f_op->release, then drops the file's path.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

@@ -6,9 +6,9 @@
  * others get a copy. Each path in it holds a reference to its dentry, so a
  * cwd that is removed stays valid (getcwd then says ENOENT).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uapi/sched.h>

@@ -17,10 +17,11 @@
  * programs need are umk's own, kernel/drivers/devices.c); a --rw directory's files
  * cannot be mapped MAP_SHARED.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>

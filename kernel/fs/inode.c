@@ -8,9 +8,9 @@
  * there) and frees it. umk keeps no inode cache: a file system that finds
  * the same file twice (hostfs, by two names) makes two inodes.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/timer.h>

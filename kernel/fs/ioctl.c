@@ -2,7 +2,6 @@
  * kernel/fs/ioctl.c: ioctl (Linux's fs/ioctl.c): the commands every file has,
  * then the file's own, then ENOTTY.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/sched.h>

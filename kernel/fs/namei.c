@@ -17,9 +17,9 @@
  * rmdir say EROFS before looking. Every task is root (docs/design.md):
  * read and write are always permitted, execute needs an x bit.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

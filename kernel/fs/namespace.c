@@ -17,10 +17,11 @@
  * host directory shows at its own path. docs/design.md, "Files and file
  * systems".
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 

@@ -6,9 +6,9 @@
  * utimensat, fsync, fdatasync. filp_open is the same open for the kernel
  * itself (exec).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>

@@ -23,9 +23,9 @@
  * needed beyond: data written -> rd_wait, data read -> wr_wait, an end
  * closed -> both.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

@@ -25,10 +25,11 @@
  * started); utime counts all of a task's CPU time and stime none (umk does
  * not tell the two apart).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/timer.h>

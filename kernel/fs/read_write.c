@@ -6,9 +6,9 @@
  * on a seekable file (one with llseek), the caller's own for pread64,
  * pwrite64 and sendfile with an offset.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

@@ -4,7 +4,6 @@
  * writes each as a struct linux_dirent64 into the program's buffer until
  * it is full. f_pos then says where the next call starts.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/sched.h>

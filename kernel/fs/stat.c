@@ -4,9 +4,9 @@
  * (i_op->getattr, or generic_fillattr from the inode); statx converts it.
  * A file without a path (the console, a pipe) answers through f_op->fstat.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

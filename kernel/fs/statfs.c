@@ -9,9 +9,9 @@
  * no blocks. A pipe is on pipefs, the console on devpts, as on Linux with
  * a terminal.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/os.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/statfs.h>

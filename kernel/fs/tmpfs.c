@@ -18,10 +18,11 @@
  * entry, a symlink's is its target's length, st_blocks is the host's
  * count for the memory file. Everything is owned by root (uid and gid 0).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>

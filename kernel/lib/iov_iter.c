@@ -5,9 +5,9 @@
  * array readv and writev are given. An ITER_KVEC iterator walks kernel
  * buffers the same way, with plain copies (sendfile, kernel_read).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>

@@ -12,7 +12,7 @@
  * ever pending at once. No dependency but kgrow: tests/unit/timerqueue.c
  * runs it against a reference.
  */
-#include <umk/arch.h>
+#include <umk/kernel.h>
 #include <umk/timer.h>
 #include <umk/timerqueue.h>
 

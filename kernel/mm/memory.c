@@ -4,10 +4,11 @@
  * dup_mmap), another task's memory (mm/memory.c's access_process_vm),
  * access_ok(), futex keys of shared memory, and the resident size.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>
 

@@ -3,10 +3,10 @@
  * mprotect (mm/mmap.c, mm/mprotect.c), with RLIMIT_AS and RLIMIT_DATA
  * (may_expand_vm); the regions they change are kernel/mm/vma.c's.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

@@ -17,9 +17,10 @@
  * hostmem_*), and kernel/mm/internal.h for the rest of kernel/mm/.
  * docs/design.md, "Address spaces".
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 
 #include "internal.h"

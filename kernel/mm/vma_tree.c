@@ -23,7 +23,7 @@
  *
  * Interface: include/umk/mm.h. docs/design.md, "Address spaces".
  */
-#include <umk/arch.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
 
 /* The priority of a new node: splitmix64 over a counter, so a run is

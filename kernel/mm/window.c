@@ -10,9 +10,10 @@
  * bookkeeping is kernel/mm/vma.c's; this file only follows it on the host.
  * docs/design.md, "Address spaces".
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/trace.h>
 

@@ -33,10 +33,11 @@
  * The rest of kernel/sched/: task.c (the task list, the idle task, what
  * arch/ may know of a task), wait.c (wait queues), loadavg.c, syscalls.c.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
-#include <umk/resource.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/os.h>
+#include <umk/resource.h>
 #include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

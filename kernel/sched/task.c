@@ -5,8 +5,9 @@
  * cannot include the kernel's headers (their Linux types clash with the
  * host's), so it sees tasks through the accessors of include/umk/entry.h.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 #include <umk/restart_block.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>

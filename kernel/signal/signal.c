@@ -18,8 +18,8 @@
  * umk departs from Linux in one way: pid 1 is an ordinary process (no
  * SIGNAL_UNKILLABLE: umk's exit status is how a user learns what killed it).
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/sigframe.h>

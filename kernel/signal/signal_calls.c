@@ -11,7 +11,6 @@
  * exist?", so kill(pid, 0) says EPERM too. And a process may not forge a
  * kernel or kill() si_code when signalling another with rt_sigqueueinfo.
  */
-#include <umk/arch.h>
 #include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/sched.h>

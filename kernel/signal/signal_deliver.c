@@ -12,7 +12,6 @@
  * or 219 (restart_syscall) for -ERESTART_RESTARTBLOCK, which then runs the
  * continuation left in current_thread_info()->restart_block.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/fpu.h>
 #include <umk/restart.h>

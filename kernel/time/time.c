@@ -25,8 +25,8 @@
  * and a stop in gdb fires no timer. Virtual CLOCK_MONOTONIC starts at 0 at
  * boot and CLOCK_REALTIME at VIRTUAL_REALTIME_BOOT.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/timer.h>

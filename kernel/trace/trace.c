@@ -14,9 +14,10 @@
  * sink with one line on stderr, and the run goes on without it; the ring
  * keeps every event regardless.
  */
-#include <umk/arch.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
 #include <umk/trace.h>

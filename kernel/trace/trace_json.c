@@ -14,7 +14,6 @@
  * Each line is written with one write: under PIPE_BUF, so a renderer
  * reading a pipe never sees half a line, whatever ends umk.
  */
-#include <umk/arch.h>
 #include <umk/errno.h>
 #include <umk/signal.h>
 #include <umk/syscalls.h>

@@ -19,8 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <umk/arch.h>
 #include <umk/errno.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 #include <umk/ptrace.h>
 #include <umk/vdso.h>
 

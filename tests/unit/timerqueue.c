@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
 #include <umk/timer.h>
 #include <umk/timerqueue.h>
 

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
+#include <umk/os.h>
 
 void time_init(int clockid);
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <umk/arch.h>
+#include <umk/kernel.h>
 #include <umk/mm.h>
 
 #define NR 300

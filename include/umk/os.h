@@ -1,31 +1,28 @@
-/* The host interface: everything kernel/ may ask of arch/, the only code that
- * includes host headers and makes host system calls (as arch/um/include/
- * shared/os.h is for UML). Grouped by the arch/ file that implements it.
- * Functions that can fail return 0 or a positive value, or -Exxx with Linux's
- * values; kernel/ never sees host errno. */
-#ifndef UMK_ARCH_H
-#define UMK_ARCH_H
+/*
+ * include/umk/os.h: the host interface, downwards: everything arch/ offers
+ * the kernel (as arch/um/include/shared/os.h is for UML). arch/ is the only
+ * code that includes host headers and makes host system calls; a kernel
+ * file that includes this header touches the host, one that does not
+ * cannot. The other direction, what the kernel offers arch/, is
+ * include/umk/entry.h; the kernel's allocator and panic, which every
+ * kernel file may use, are include/umk/kernel.h.
+ *
+ * Names: os_* is a host service the kernel uses as a device or a library
+ * (files, memory files, clocks, the console's fds, the renderer); arch_*
+ * is the machine the kernel runs on, what a real kernel gets from the CPU
+ * and its arch/ code (kernel stacks, contexts, entering user mode,
+ * interrupts, the vDSO, the FS base). Grouped by the arch/ file that
+ * implements them. Functions that can fail return 0 or a positive value,
+ * or -Exxx with Linux's values; the kernel never sees host errno.
+ */
+#ifndef UMK_OS_H
+#define UMK_OS_H
 
 #include <umk/types.h>
 
 struct task_struct;
 struct pt_regs;
 struct arch_context;
-
-/* The kernel stack: THREAD_SIZE-aligned, thread_info at its base. */
-#define THREAD_SIZE (64 * 1024UL)
-#define STACK_END_MAGIC 0x57AC6E9DUL
-
-/* ---- kernel/sched/core.c: what arch/ may know of a task ----
- * arch/ cannot include the kernel's headers (their Linux types clash with
- * the host's), so it sees tasks through these. */
-struct task_struct *get_current(void);	/* NULL if not on a kernel stack */
-void *task_stack_base(struct task_struct *p);
-struct arch_context **task_arch_context(struct task_struct *p);
-pid_t task_pid_nr(struct task_struct *p);
-const char *task_comm(struct task_struct *p);
-/* Make the idle task (pid 0) around the kernel stack at stack, for boot. */
-struct task_struct *idle_task_init(void *stack);
 
 /* ---- arch/process.c: kernel stacks, contexts, entering user mode ---- */
 
@@ -195,15 +192,6 @@ int os_munmap(void *addr, size_t len);
 /* Fresh zeroed pages over the caller's own range, in one call: 0 or -errno. */
 int os_mmap_replace(void *addr, size_t len, int prot);
 int os_mprotect(void *addr, size_t len, int prot);
-void *kmalloc(size_t size);	/* zeroed; panics when out of memory */
-/* Not zeroed, for a large buffer the caller fills before it reads (exec's
- * strings): only the pages written are touched. Freed with kfree. */
-void *kvmalloc(size_t size);
-void kfree(const void *p);
-/* Room for element n of the growing array p (*cap elements of size bytes,
- * from kgrow; NULL and 0 at first): when n has reached *cap, the array
- * moves to one of twice the size, its new elements zeroed. Returns it. */
-void *kgrow(void *p, size_t n, size_t *cap, size_t size);
 
 /* Host memory files (memfd): the pages of every address space, of shared
  * anonymous memory and of tmpfs files live in them (docs/design.md,
@@ -242,7 +230,6 @@ void os_render_finish(void);
 
 /* Every exit of umk: its renderers finish first (os_render_finish). */
 void os_exit(int status) __noreturn;
-void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 /* Write to umk's own stderr (messages, oopses). */
 void os_console_err(const char *s);
 /* Host random bytes, for AT_RANDOM. */
