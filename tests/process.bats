@@ -138,7 +138,7 @@ echo "inner: $0 $*"'
 
 # busybox's shell: pipelines, subshells, command substitution, jobs. Its
 # applets are found through a PATH of links to busybox, the same on both
-# sides (Debian's coreutils are dynamically linked: a later issue).
+# sides (Debian's coreutils are dynamically linked: tests/dynamic.bats runs those).
 bb() {
 	local bin=$BATS_TEST_TMPDIR/bin
 	if [[ ! -d $bin ]]; then

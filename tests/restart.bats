@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
-# The system-call restart mechanism, scenario by scenario (issue 3's
-# acceptance list). Each test runs a script of harness/scenarios/ with the
+# The system-call restart mechanism, scenario by scenario: sleeps, pipe
+# reads, pause, sigsuspend and wait4 across stops, continues and handlers
+# (with and without SA_RESTART, nested, SA_NODEFER, SA_RESETHAND), and
+# restart_syscall itself. Each test runs a script of harness/scenarios/ with the
 # scenario shell natively (the host kernel is the reference) and under umk,
 # requires the same stdout and exit status, then asserts the lines that
 # state the behaviour. Times are rounded to the script's tolerance (50 ms).
