@@ -138,7 +138,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	}
 	/* Linux counts the real uid's tasks and exempts root (INIT_USER,
 	 * CAP_SYS_RESOURCE); umk counts every task and exempts nobody
-	 * (README.md, departures). */
+	 * (docs/linux-differences.md). */
 	if ((unsigned long)nr_threads + 1 >= rlimit(RLIMIT_NPROC)) {
 		*err = -EAGAIN;
 		return NULL;

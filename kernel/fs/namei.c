@@ -648,7 +648,7 @@ long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
 	struct rename_data *r;
 	int err;
 
-	/* RENAME_EXCHANGE and RENAME_WHITEOUT: not in umk (README.md). */
+	/* RENAME_EXCHANGE and RENAME_WHITEOUT: not in umk (docs/linux-differences.md). */
 	if (flags & ~RENAME_NOREPLACE)
 		return -EINVAL;
 	r = kmalloc(sizeof(*r));

@@ -171,7 +171,7 @@ static struct file *do_filp_open(int dfd, const char *name, int flags, umode_t m
 	bool created = false;
 
 	if (flags & __O_TMPFILE) {
-		*err = -EOPNOTSUPP;	/* not in umk (README.md) */
+		*err = -EOPNOTSUPP;	/* not in umk (docs/linux-differences.md) */
 		return NULL;
 	}
 	if (flags & O_PATH)
