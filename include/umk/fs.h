@@ -91,6 +91,7 @@ struct dir_context;
 struct hostmem;
 struct super_block;
 struct vfsmount;
+struct poll_table_struct;
 
 typedef unsigned short umode_t;
 typedef u64 dev_t;
@@ -149,8 +150,9 @@ struct file_operations {
 	 * bytes stays atomic and a read never sleeps once it has data. */
 	ssize_t (*read_iter)(struct kiocb *iocb, struct iov_iter *to);
 	ssize_t (*write_iter)(struct kiocb *iocb, struct iov_iter *from);
-	/* Ready events now; if wq is not NULL, also the queue to wait on. */
-	unsigned int (*poll)(struct file *f, struct wait_queue_head **wq);
+	/* Ready events now, and poll_wait() on each queue a change of them
+	 * wakes (include/umk/poll.h). */
+	unsigned int (*poll)(struct file *f, struct poll_table_struct *pt);
 	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg);
 	/* Optional: a file without llseek is not seekable (-ESPIPE from lseek,
 	 * pread64, pwrite64). */

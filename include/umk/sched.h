@@ -83,14 +83,32 @@ struct wait_queue_head {
 	struct list_head head;
 };
 
+/*
+ * A waiter on a wait queue (include/linux/wait.h). A wake-up calls each
+ * entry's func with the wake-up's mode (the task states it wakes) and key
+ * (for a file's queue: the poll events that became true, or 0 for "look
+ * again"): a sleeping task's entry wakes the task (default_wake_function);
+ * poll, select and epoll queue entries of their own, whose func records
+ * the event (include/umk/poll.h). func returns whether it woke something;
+ * an entry with WQ_FLAG_EXCLUSIVE that did ends a wake_up's walk.
+ */
+struct wait_queue_entry;
+typedef int (*wait_queue_func_t)(struct wait_queue_entry *w, unsigned int mode, void *key);
+#define WQ_FLAG_EXCLUSIVE 0x01
+
 struct wait_queue_entry {
-	struct task_struct *task;
+	unsigned int flags;
+	struct task_struct *task;	/* Linux's private: the task to wake */
+	wait_queue_func_t func;
 	struct list_head entry;
 };
+
+int default_wake_function(struct wait_queue_entry *w, unsigned int mode, void *key);
 
 #define DEFINE_WAIT(name)                                                      \
 	struct wait_queue_entry name = {                                       \
 		.task = current,                                               \
+		.func = default_wake_function,                                 \
 		.entry = LIST_HEAD_INIT((name).entry),                         \
 	}
 
@@ -308,15 +326,34 @@ void flush_signal_handlers(struct task_struct *t);
 void do_exit(long code) __noreturn;
 void do_group_exit(int exit_code) __noreturn;
 
-/* Wait queues and completions (kernel/sched/core.c) */
+/* Wait queues and completions (kernel/sched/wait.c) */
 static inline void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	INIT_LIST_HEAD(&wq->head);
 }
+static inline bool waitqueue_active(struct wait_queue_head *wq)
+{
+	return !list_empty(&wq->head);
+}
 /* w must come from DEFINE_WAIT; it stays queued until finish_wait. */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w, long state);
+/* The same, queued at the tail as an exclusive waiter: a wake_up wakes
+ * every non-exclusive waiter and the first exclusive one. */
+void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *w,
+			       long state);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
+/* Queue w (with its own func) on wq, and take it off (poll tables). */
+void add_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *w);
+void add_wait_queue_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *w);
+void remove_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *w);
+/* Call each entry's func with mode and key, until an exclusive entry has
+ * woken something (Linux's __wake_up with nr_exclusive 1). */
+void __wake_up(struct wait_queue_head *wq, unsigned int mode, void *key);
+/* Every sleeper on wq, and every poller whatever it waits for. */
 void wake_up(struct wait_queue_head *wq);
+/* A file's wake-up that says what became true (poll events): pollers and
+ * epoll look only if they wait for one of them. */
+void wake_up_poll(struct wait_queue_head *wq, unsigned int events);
 
 /* Sleep until cond is true. Returns 0, or -ERESTARTSYS when a signal is
  * pending first: the caller returns that, and the signal code decides. */

@@ -35,6 +35,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/os.h>
+#include <umk/poll.h>
 #include <umk/sched.h>
 #include <umk/trace.h>
 #include <umk/tty.h>
@@ -153,7 +154,7 @@ static ssize_t console_write(struct kiocb *iocb, struct iov_iter *from)
 	return done;
 }
 
-static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
+static unsigned int console_poll(struct file *f, poll_table *pt)
 {
 	unsigned int acc = f->f_flags & O_ACCMODE;
 	int events = 0;
@@ -165,8 +166,7 @@ static unsigned int console_poll(struct file *f, struct wait_queue_head **wq)
 		events |= POLLOUT | POLLWRNORM;
 	/* SIGIO comes for input, and for room on an output that can fill
 	 * (os_output_waits): both wake console_wait. */
-	if (wq)
-		*wq = &console_wait;
+	poll_wait(f, &console_wait, pt);
 	r = os_poll_now(console_hostfd(f), events);
 	return r < 0 ? POLLERR : (unsigned int)r;
 }

@@ -22,6 +22,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/os.h>
+#include <umk/poll.h>
 #include <umk/sched.h>
 #include <umk/trace.h>
 #include <umk/tty.h>
@@ -436,10 +437,9 @@ static ssize_t tty_write(struct kiocb *iocb, struct iov_iter *from)
 	return n_tty_write(tty, iocb->ki_filp, from);
 }
 
-static unsigned int tty_poll(struct file *f, struct wait_queue_head **wq)
+static unsigned int tty_poll(struct file *f, poll_table *pt)
 {
-	if (wq)
-		*wq = &console_tty->wait;
+	poll_wait(f, &console_tty->wait, pt);
 	return n_tty_poll(console_tty, f);
 }
 

@@ -26,6 +26,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
+#include <umk/poll.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
@@ -123,7 +124,7 @@ static ssize_t pipe_read(struct kiocb *iocb, struct iov_iter *to)
 			return -ERESTARTSYS;
 	}
 	if (consumed)
-		wake_up(&pipe->wr_wait);
+		wake_up_poll(&pipe->wr_wait, POLLOUT | POLLWRNORM);
 	return ret;
 }
 
@@ -179,7 +180,7 @@ static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 		}
 		/* Readers must see what we wrote before we sleep for room. */
 		if (wake_readers) {
-			wake_up(&pipe->rd_wait);
+			wake_up_poll(&pipe->rd_wait, POLLIN | POLLRDNORM);
 			wake_readers = false;
 		}
 		/* A signal ends the wait; the loop sees it above, after one
@@ -188,16 +189,17 @@ static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 					 pipe_writable(pipe, atomic ? total_len : 1));
 	}
 	if (wake_readers)
-		wake_up(&pipe->rd_wait);
+		wake_up_poll(&pipe->rd_wait, POLLIN | POLLRDNORM);
 	return ret;
 }
 
 /* Linux's pipe_poll, without FIFOs' writer-count subtleties. */
-static unsigned int pipe_poll(struct file *f, struct wait_queue_head **wq)
+static unsigned int pipe_poll(struct file *f, poll_table *pt)
 {
 	struct pipe_inode_info *pipe = f->private_data;
 	unsigned int mask = 0;
 
+	poll_wait(f, pipe_read_end(f) ? &pipe->rd_wait : &pipe->wr_wait, pt);
 	if (pipe_read_end(f)) {
 		if (pipe_len(pipe))
 			mask |= POLLIN | POLLRDNORM;
@@ -209,8 +211,6 @@ static unsigned int pipe_poll(struct file *f, struct wait_queue_head **wq)
 		if (!pipe->readers)
 			mask |= POLLERR;
 	}
-	if (wq)
-		*wq = pipe_read_end(f) ? &pipe->rd_wait : &pipe->wr_wait;
 	return mask;
 }
 

@@ -1,7 +1,8 @@
 /*
  * kernel/fs/select.c: poll, ppoll, select and pselect6, after Linux's
  * fs/select.c. Interface: the four system calls; the files they wait on
- * take part through f_op->poll (ready events now, and the wait queue to
+ * take part through f_op->poll, the readiness interface of
+ * include/umk/poll.h (ready events now, and poll_wait on each queue to
  * sleep on).
  *
  * A call scans its descriptors; on the first scan each file's poll entry
@@ -21,14 +22,16 @@
  * poll's descriptor limit is the soft RLIMIT_NOFILE, as on Linux.
  * Departures from Linux: select's bits are capped at
  * NR_OPEN_DEFAULT, umk's fixed fd table size (Linux: the table's current
- * max_fds); no timer slack; one wake_up wakes every poller on a queue (no
- * event keys), and each rescans. No triggered flag: kernel code is not
+ * max_fds); no timer slack. A file's wake_up_poll names the events that
+ * became true, and wakes only pollers that wait for one of them (pollwake);
+ * a plain wake_up wakes every poller, and each rescans. No triggered flag: kernel code is not
  * preempted and interrupts are replayed only on the way to user mode or in
  * the idle task, so no wakeup can come between a scan and the sleep after
  * it.
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/poll.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
@@ -129,12 +132,15 @@ static int poll_select_finish(struct __kernel_timespec *end_time, void __user *p
 	return ret;
 }
 
-/* ---- the poll table: one entry per file waited on ---- */
+/* ---- the poll table: one entry per file queue waited on ---- */
+
+struct poll_wqueues;
 
 struct poll_table_entry {
 	struct file *filp;			/* owns one reference */
-	struct wait_queue_head *wait_address;	/* filp's queue, entry queued on it */
-	struct wait_queue_entry wait;
+	__poll_t key;				/* the events waited for */
+	struct wait_queue_entry wait;		/* on wait_address, func pollwake */
+	struct wait_queue_head *wait_address;
 };
 
 #define N_INLINE_POLL_ENTRIES 16
@@ -146,18 +152,21 @@ struct poll_table_page {
 	struct poll_table_entry entries[POLL_TABLE_PAGE_ENTRIES];
 };
 
+/* Linux's struct poll_wqueues: pt._qproc is __pollwait on the first scan
+ * until something is ready, then NULL (the later scans only look). */
 struct poll_wqueues {
-	bool registering;		/* Linux's pt._qproc != NULL: first scan,
-					 * nothing ready yet */
+	poll_table pt;
 	struct task_struct *polling_task;
 	struct poll_table_page *table;	/* overflow pages, newest first */
 	int inline_index;
 	struct poll_table_entry inline_entries[N_INLINE_POLL_ENTRIES];
 };
 
+static void __pollwait(struct file *filp, struct wait_queue_head *wait_address, poll_table *p);
+
 static void poll_initwait(struct poll_wqueues *pwq)
 {
-	pwq->registering = true;
+	init_poll_funcptr(&pwq->pt, __pollwait);
 	pwq->polling_task = current;
 	pwq->table = NULL;
 	pwq->inline_index = 0;
@@ -165,7 +174,7 @@ static void poll_initwait(struct poll_wqueues *pwq)
 
 static void free_poll_entry(struct poll_table_entry *entry)
 {
-	list_del_init(&entry->wait.entry);
+	remove_wait_queue(entry->wait_address, &entry->wait);
 	fput(entry->filp);
 }
 
@@ -199,36 +208,44 @@ static struct poll_table_entry *poll_get_entry(struct poll_wqueues *p)
 	return table->entries + table->nr++;
 }
 
-/* Queue an entry for filp on wait_address; it takes over the caller's
- * reference to filp. */
-static void __pollwait(struct file *filp, struct wait_queue_head *wait_address,
-		       struct poll_wqueues *pwq)
+/* A wake-up on a queue waited on: the polling task wakes if one of the
+ * events it waits for is among the key's (a plain wake_up's are all). */
+static int pollwake(struct wait_queue_entry *wait, unsigned int mode, void *key)
 {
-	struct poll_table_entry *entry = poll_get_entry(pwq);
+	struct poll_table_entry *entry = container_of(wait, struct poll_table_entry, wait);
 
-	entry->filp = filp;
-	entry->wait_address = wait_address;
-	entry->wait.task = pwq->polling_task;
-	INIT_LIST_HEAD(&entry->wait.entry);
-	list_add_tail(&entry->wait.entry, &wait_address->head);
+	if (!(key_to_poll(key) & entry->key))
+		return 0;
+	return default_wake_function(wait, mode, key);
 }
 
-/*
- * f's ready events (vfs_poll). While registering, f's wait queue gets an
- * entry, which keeps the caller's reference (from fget); otherwise the
- * reference is dropped here.
- */
-static unsigned int vfs_poll(struct file *f, struct poll_wqueues *pwq)
+/* poll_wait's work for poll and select: an entry on the file's queue that
+ * wakes the polling task, holding a reference to the file until
+ * poll_freewait. */
+static void __pollwait(struct file *filp, struct wait_queue_head *wait_address, poll_table *p)
 {
-	struct wait_queue_head *wq = NULL;
-	unsigned int mask = DEFAULT_POLLMASK;
+	struct poll_wqueues *pwq = container_of(p, struct poll_wqueues, pt);
+	struct poll_table_entry *entry = poll_get_entry(pwq);
 
-	if (f->f_op->poll)
-		mask = f->f_op->poll(f, pwq->registering ? &wq : NULL);
-	if (wq)
-		__pollwait(f, wq, pwq);
-	else
-		fput(f);
+	entry->filp = get_file(filp);
+	entry->wait_address = wait_address;
+	entry->key = p->_key;
+	entry->wait.flags = 0;
+	entry->wait.task = pwq->polling_task;
+	entry->wait.func = pollwake;
+	INIT_LIST_HEAD(&entry->wait.entry);
+	add_wait_queue(wait_address, &entry->wait);
+}
+
+/* f's ready events for a caller waiting for events (poll_table's _key),
+ * queueing on f's queues on the first scan; drops fget's reference. */
+static __poll_t poll_file(struct file *f, struct poll_wqueues *pwq, __poll_t events)
+{
+	__poll_t mask;
+
+	pwq->pt._key = events;
+	mask = vfs_poll(f, &pwq->pt);
+	fput(f);
 	return mask;
 }
 
@@ -323,7 +340,7 @@ static int do_select(int n, fd_set_bits *fds, struct __kernel_timespec *end_time
 
 	poll_initwait(&table);
 	if (end_time && !end_time->tv_sec && !end_time->tv_nsec) {
-		table.registering = false;
+		table.pt._qproc = NULL;
 		timed_out = 1;
 	}
 
@@ -343,24 +360,26 @@ static int do_select(int n, fd_set_bits *fds, struct __kernel_timespec *end_time
 			f = fget(i);
 			if (!f)
 				continue;
-			mask = vfs_poll(f, &table);
+			mask = poll_file(f, &table, ((in & bit) ? POLLIN_SET : 0) |
+						       ((out & bit) ? POLLOUT_SET : 0) |
+						       ((ex & bit) ? POLLEX_SET : 0));
 			if ((mask & POLLIN_SET) && (in & bit)) {
 				fds->res_in[w] |= bit;
 				retval++;
-				table.registering = false;
+				table.pt._qproc = NULL;
 			}
 			if ((mask & POLLOUT_SET) && (out & bit)) {
 				fds->res_out[w] |= bit;
 				retval++;
-				table.registering = false;
+				table.pt._qproc = NULL;
 			}
 			if ((mask & POLLEX_SET) && (ex & bit)) {
 				fds->res_ex[w] |= bit;
 				retval++;
-				table.registering = false;
+				table.pt._qproc = NULL;
 			}
 		}
-		table.registering = false;
+		table.pt._qproc = NULL;
 		if (retval || timed_out || signal_pending(current))
 			break;
 
@@ -485,8 +504,7 @@ static unsigned int do_pollfd(struct pollfd *pollfd, struct poll_wqueues *pwait)
 	if (!f)
 		goto out;
 	filter = (unsigned short)pollfd->events | POLLERR | POLLHUP;
-	mask = vfs_poll(f, pwait);
-	mask &= filter;
+	mask = poll_file(f, pwait, filter) & filter;
 out:
 	pollfd->revents = (short)mask;
 	return mask;
@@ -501,7 +519,7 @@ static int do_poll(struct pollfd *fds, unsigned int nfds, struct poll_wqueues *w
 
 	/* Optimise the no-wait case */
 	if (end_time && !end_time->tv_sec && !end_time->tv_nsec) {
-		wait->registering = false;
+		wait->pt._qproc = NULL;
 		timed_out = 1;
 	}
 
@@ -510,10 +528,10 @@ static int do_poll(struct pollfd *fds, unsigned int nfds, struct poll_wqueues *w
 			/* Something ready: no point queueing on the rest. */
 			if (do_pollfd(&fds[i], wait)) {
 				count++;
-				wait->registering = false;
+				wait->pt._qproc = NULL;
 			}
 		}
-		wait->registering = false;
+		wait->pt._qproc = NULL;
 		if (!count && signal_pending(current))
 			count = -ERESTARTNOHAND;
 		if (count || timed_out)
