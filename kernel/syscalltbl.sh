@@ -8,8 +8,11 @@
 # writes OUTDIR/unistd_64.h (#define __NR_<name> <number>, and NR_syscalls,
 # one past the highest number) and OUTDIR/syscalls_64.h (one line per call,
 # __SYSCALL(number, name, entry, "format") or __SYSCALL_NOSYS(number, name),
-# for whoever includes it to define the two macros). A malformed line makes
-# it write nothing and exit 1 with one message naming the line.
+# for whoever includes it to define the two macros) and OUTDIR/fuzz_calls.h
+# (the system-call fuzzer's list, harness/fuzz/fuzz.c: one line per
+# implemented call, { number, "name", "trace format" }, the format "-" for
+# none). A malformed line makes it write nothing and exit 1 with one
+# message naming the line.
 
 set -e
 table=$1
@@ -19,7 +22,8 @@ if [ $# -ne 2 ] || [ ! -r "$table" ]; then
 	exit 2
 fi
 
-awk -v table="$table" -v unistd="$out/unistd_64.h.tmp" -v calls="$out/syscalls_64.h.tmp" '
+awk -v table="$table" -v unistd="$out/unistd_64.h.tmp" -v calls="$out/syscalls_64.h.tmp" \
+	-v fuzz="$out/fuzz_calls.h.tmp" '
 function fail(why) {
 	printf "%s:%d: %s: \"%s\"\n", table, FNR, why, $0 > "/dev/stderr"
 	failed = 1
@@ -60,6 +64,7 @@ NF == 0 {
 	names[nr] = $2
 	entry[nr] = NF == 4 ? $3 : ""
 	format[nr] = NF == 4 && $4 != "-" ? $4 : ""
+	args[nr] = $4
 }
 END {
 	if (failed)
@@ -72,16 +77,19 @@ END {
 	print "#ifndef GENERATED_UNISTD_64_H" > unistd
 	print "#define GENERATED_UNISTD_64_H\n" > unistd
 	printf "/* syscalls_64.h: the system-call table, %s. */\n", gen > calls
+	printf "" > fuzz
 	for (nr = 0; nr <= last; nr++) {
 		if (!(nr in names))
 			continue
 		printf "#define __NR_%s %d\n", names[nr], nr > unistd
-		if (entry[nr] != "")
+		if (entry[nr] != "") {
 			printf "__SYSCALL(%d, %s, %s, \"%s\")\n", nr, names[nr], entry[nr], format[nr] > calls
-		else
+			printf "\t{ %d, \"%s\", \"%s\" },\n", nr, names[nr], args[nr] > fuzz
+		} else
 			printf "__SYSCALL_NOSYS(%d, %s)\n", nr, names[nr] > calls
 	}
 	printf "\n#define NR_syscalls %d\n\n#endif\n", last + 1 > unistd
-}' "$table" || { rm -f "$out/unistd_64.h.tmp" "$out/syscalls_64.h.tmp"; exit 1; }
-mv "$out/unistd_64.h.tmp" "$out/unistd_64.h"
-mv "$out/syscalls_64.h.tmp" "$out/syscalls_64.h"
+}' "$table" || { rm -f "$out/unistd_64.h.tmp" "$out/syscalls_64.h.tmp" "$out/fuzz_calls.h.tmp"; exit 1; }
+for f in unistd_64.h syscalls_64.h fuzz_calls.h; do
+	mv "$out/$f.tmp" "$out/$f"
+done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The system-call table: kernel/syscall_64.tbl is the one list of system
-# calls, and make generates from it the __NR_* numbers, the call table and
-# the names the trace and gdb print (build/include/generated/).
+# calls, and make generates from it the __NR_* numbers, the call table,
+# the names the trace and gdb print and the system-call fuzzer's list
+# (build/include/generated/, by kernel/syscalltbl.sh).
 
 load helper
 
@@ -47,6 +48,15 @@ table_lines() {
 	grep -qx '__SYSCALL_NOSYS(101, ptrace)' $GEN/syscalls_64.h
 	grep -qx "#define NR_syscalls $(( $(table_lines | tail -1 | awk '{ print $1 }') + 1 ))" \
 		$GEN/unistd_64.h
+}
+
+@test "the fuzzer's list holds every implemented call of the table with its trace format" {
+	local want
+	want=$(table_lines | awk '$3 != "-" { printf "\t{ %s, \"%s\", \"%s\" },\n", $1, $2, $4 }')
+	assert_equal "$(cat $GEN/fuzz_calls.h)" "$want"
+	grep -qxF '	{ 35, "nanosleep", "tp" },' $GEN/fuzz_calls.h
+	grep -qxF '	{ 39, "getpid", "-" },' $GEN/fuzz_calls.h
+	refute grep -q '"ptrace"' $GEN/fuzz_calls.h
 }
 
 @test "gdb's constants name every number of the table as the trace does" {
@@ -100,6 +110,7 @@ broken_table() {
 	[[ $msgs == "$TABLE:$n: "* ]] || fail "the message does not name line $n: $stderr"
 	refute [ -e "$TREE/$GEN/unistd_64.h" ]
 	refute [ -e "$TREE/$GEN/syscalls_64.h" ]
+	refute [ -e "$TREE/$GEN/fuzz_calls.h" ]
 	MSG=$msgs
 }
 

@@ -29,7 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "lib/harness.h"
+#include "harness.h"
 
 /* libc's -1/errno as the kernel's -Exxx, for show() */
 static long k(long ret)

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/harness.h"
+#include "harness.h"
 
 extern char **environ;
 
