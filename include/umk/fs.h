@@ -314,6 +314,7 @@ struct file {
 	struct path f_path;		/* NULL for the console and pipes */
 	struct inode *f_inode;
 	void *private_data;
+	struct list_head f_ep;		/* the epitems watching it (eventpoll.c) */
 };
 
 #define NR_OPEN_DEFAULT 1024		/* fd table size; RLIMIT_NOFILE's ceiling */
@@ -327,6 +328,9 @@ struct files_struct {
 /* kernel/fs/file_table.c */
 struct file *alloc_file(const struct file_operations *op, unsigned int flags, void *priv);
 void fput(struct file *f);		/* -1 reference, release at 0 */
+/* kernel/fs/eventpoll.c: f's last reference is going; it leaves the
+ * epolls that watch it. */
+void eventpoll_release(struct file *f);
 
 static inline struct file *get_file(struct file *f)	/* +1 reference */
 {

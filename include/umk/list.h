@@ -50,6 +50,26 @@ static inline void list_move_tail(struct list_head *e, struct list_head *head)
 	list_add_tail(e, head);
 }
 
+/* Join list's entries at the head of head (list_splice), and leave list
+ * empty (list_splice_init). */
+static inline void list_splice(const struct list_head *list, struct list_head *head)
+{
+	struct list_head *first = list->next, *last = list->prev, *at = head->next;
+
+	if (list->next == list)
+		return;
+	first->prev = head;
+	head->next = first;
+	last->next = at;
+	at->prev = last;
+}
+
+static inline void list_splice_init(struct list_head *list, struct list_head *head)
+{
+	list_splice(list, head);
+	INIT_LIST_HEAD(list);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;

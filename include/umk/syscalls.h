@@ -267,6 +267,17 @@ typedef struct {
 	unsigned long fds_bits[1024 / 64];
 } __kernel_fd_set;
 long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
+/* kernel/fs/eventpoll.c */
+struct epoll_event;
+long sys_epoll_create(int size);
+long sys_epoll_create1(int flags);
+long sys_epoll_ctl(int epfd, int op, int fd, struct epoll_event __user *event);
+long sys_epoll_wait(int epfd, struct epoll_event __user *events, int maxevents, int timeout);
+long sys_epoll_pwait(int epfd, struct epoll_event __user *events, int maxevents, int timeout,
+		     const sigset_t __user *sigmask, size_t sigsetsize);
+long sys_epoll_pwait2(int epfd, struct epoll_event __user *events, int maxevents,
+		      const struct __kernel_timespec __user *timeout,
+		      const sigset_t __user *sigmask, size_t sigsetsize);
 long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
 	       struct __kernel_timespec __user *tsp, const sigset_t __user *sigmask,
 	       size_t sigsetsize);

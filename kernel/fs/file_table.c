@@ -20,6 +20,7 @@ struct file *alloc_file(const struct file_operations *op, unsigned int flags, vo
 	f->f_count = 1;
 	f->f_flags = flags;
 	f->private_data = priv;
+	INIT_LIST_HEAD(&f->f_ep);
 	return f;
 }
 
@@ -40,6 +41,8 @@ void fput(struct file *f)
 		      f->f_count);
 	if (--f->f_count)
 		return;
+	if (!list_empty(&f->f_ep))
+		eventpoll_release(f);
 	if (f->f_op->release)
 		f->f_op->release(f);
 	if (f->f_path.dentry)
