@@ -14,6 +14,8 @@
  *   yieldproc N   the same between 2 processes (fork)
  *   pipe N        N round trips of a byte between 2 threads over 2 pipes:
  *                 ns per round trip; each byte comes back incremented
+ *   epoll N       the same, each side waiting in epoll_wait (one epoll per
+ *                 pipe) before it reads: an epoll wait and wake-up a leg
  *   signal N      N kill(getpid(), SIGUSR1) with a handler: ns per kill
  *                 and handler; the handler must have run N times
  *   forkwait N [KIB]  N fork, _exit(7), wait4: ns per cycle; each status
@@ -33,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -179,6 +182,69 @@ static void probe_pipe(void)
 	pthread_join(t, NULL);
 }
 
+/* The same round trip, each side waiting in epoll_wait before it reads:
+ * an epoll wait and its wake-up by the other thread's write, twice a trip. */
+static int ep_ping, ep_pong;
+
+static void epoll_on(int ep, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+		die("epoll_ctl: %s", errno_name(errno));
+}
+
+static void epoll_read(int ep, int fd, unsigned char *c)
+{
+	struct epoll_event ev;
+
+	if (epoll_wait(ep, &ev, 1, -1) != 1 || ev.data.fd != fd || read(fd, c, 1) != 1)
+		die("epoll round trip: %s", errno_name(errno));
+}
+
+static void *epoll_echoer(void *arg)
+{
+	unsigned char c;
+
+	for (long i = 0; i < rounds; i++) {
+		epoll_read(ep_ping, ping[0], &c);
+		c++;
+		if (write(pong[1], &c, 1) != 1)
+			die("epoll echo: write failed");
+	}
+	return arg;
+}
+
+static void probe_epoll(void)
+{
+	pthread_t t;
+	double t0;
+
+	if (pipe(ping) || pipe(pong))
+		die("pipe: %s", errno_name(errno));
+	ep_ping = epoll_create1(EPOLL_CLOEXEC);
+	ep_pong = epoll_create1(EPOLL_CLOEXEC);
+	if (ep_ping < 0 || ep_pong < 0)
+		die("epoll_create1: %s", errno_name(errno));
+	epoll_on(ep_ping, ping[0]);
+	epoll_on(ep_pong, pong[0]);
+	if (pthread_create(&t, NULL, epoll_echoer, NULL))
+		die("pthread_create failed");
+	t0 = now_ms();
+	for (long i = 0; i < rounds; i++) {
+		unsigned char c = i & 0xff, back;
+
+		if (write(ping[1], &c, 1) != 1)
+			die("epoll round trip %ld: %s", i, errno_name(errno));
+		epoll_read(ep_pong, pong[0], &back);
+		if (back != (unsigned char)(c + 1))
+			die("epoll round trip %ld: sent %u, got %u back", i, c, back);
+	}
+	printf("epoll: %.0f ns/op (%ld round trips between 2 threads, each read after epoll_wait)\n",
+	       (now_ms() - t0) * 1e6 / rounds, rounds);
+	pthread_join(t, NULL);
+}
+
 static volatile long handled;
 
 static void on_usr1(int sig)
@@ -311,7 +377,7 @@ static void probe_stopcont(const char *self)
 int main(int argc, char **argv)
 {
 	static const char usage[] =
-		"usage: bench getpid|clock|yield|yieldproc|pipe|signal|stopcont N | forkwait N [KIB]";
+		"usage: bench getpid|clock|yield|yieldproc|pipe|epoll|signal|stopcont N | forkwait N [KIB]";
 
 	if (argc == 3 && strcmp(argv[1], "stopcont-child") == 0) {
 		stopcont_child(atoi(argv[2]));
@@ -333,6 +399,8 @@ int main(int argc, char **argv)
 		probe_yieldproc();
 	else if (strcmp(argv[1], "pipe") == 0)
 		probe_pipe();
+	else if (strcmp(argv[1], "epoll") == 0)
+		probe_epoll();
 	else if (strcmp(argv[1], "signal") == 0)
 		probe_signal();
 	else if (strcmp(argv[1], "forkwait") == 0)
