@@ -172,7 +172,7 @@ thread 1 nanosleep(600ms) = 0 at=600ms
 OUT
 }
 
-@test "SA_RESUME: every call that takes part continues; pause and a pipe read do not" {
+@test "SA_RESUME: every call that takes part continues; pause, epoll_wait and a pipe read do not" {
 	umk --trace --clock=virtual "$H/resume" calls
 	# ppoll, select and pselect6 run again with the time left they wrote
 	# back at 100 ms: the handler's 50 ms are not counted.
@@ -186,6 +186,7 @@ select(300ms) = 0 at=350ms
 pselect6(300ms) = 0 at=350ms
 futex_wait(300ms) = -1 ETIMEDOUT at=300ms
 pause = -1 EINTR at=150ms
+epoll_wait(300ms) = -1 EINTR at=150ms
 read(pipe) = -1 EINTR at=150ms
 OUT
 	trace_has 'restart clock_nanosleep ERESTARTNOHAND -> resume_call \(handler, SA_RESUME\)$'

@@ -7,7 +7,8 @@
  *
  *   probe        does sigaction keep SA_RESUME? (differs: Linux clears it)
  *   calls        every call that takes part, 300 ms, a SA_RESUME handler at
- *                100 ms that sleeps 50 ms; pause and a pipe read do not
+ *                100 ms that sleeps 50 ms; pause, epoll_wait and a pipe
+ *                read do not
  *   depth        SIGALRM every 50 ms, SA_RESUME|SA_NODEFER, each handler
  *                sleeping: the ninth nested interruption gets EINTR
  *   longjmp      siglongjmp out of a SA_RESUME handler: the sleep it
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -130,6 +132,7 @@ static long call(int which, int *fds)
 	struct timeval tv = { 0, 300000 };
 	struct pollfd p = { .fd = fds[0], .events = POLLIN };
 	fd_set set;
+	struct epoll_event ev;
 	static unsigned futex_word;
 	char c;
 
@@ -160,6 +163,8 @@ static long call(int which, int *fds)
 		return rsys(SYS_futex, &futex_word, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
 	case 8:
 		return rsys0(SYS_pause);
+	case 9:
+		return rsys(SYS_epoll_wait, fds[2], &ev, 1, 300);
 	default:
 		return rsys(SYS_read, fds[0], &c, 1);
 	}
@@ -170,14 +175,18 @@ static void calls(void)
 	static const char *const names[] = {
 		"nanosleep(300ms)", "clock_nanosleep(rel, 300ms)", "clock_nanosleep(abs, 300ms)",
 		"poll(300ms)", "ppoll(300ms)", "select(300ms)", "pselect6(300ms)",
-		"futex_wait(300ms)", "pause", "read(pipe)",
+		"futex_wait(300ms)", "pause", "epoll_wait(300ms)", "read(pipe)",
 	};
-	int fds[2];
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fds[3];
 
 	if (pipe(fds))
 		die("pipe");
+	fds[2] = epoll_create1(0);
+	if (fds[2] < 0 || epoll_ctl(fds[2], EPOLL_CTL_ADD, fds[0], &ev))
+		die("epoll");
 	on(SIGALRM, sleep50, SA_RESUME);
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < 11; i++) {
 		long ret;
 
 		t0 = now_ms();
