@@ -2,15 +2,17 @@
  * fs_struct.h, fdtable.h). docs/design.md, "Files and file systems".
  *
  * An open file (struct file) is the console (a host fd umk inherited: 0, 1
- * and 2; kernel/drivers/console.c), a pipe (kernel/fs/pipe.c), or a file reached by a
- * path: then it holds the path (mount and dentry) and the inode, which
- * belongs to one of umk's file systems: hostfs (the host's files,
- * kernel/fs/hostfs.c), tmpfs (kernel/fs/tmpfs.c), the device nodes
- * (kernel/drivers/devices.c) or proc (kernel/fs/proc.c). Names are resolved by
- * kernel/fs/namei.c over the dentries of kernel/fs/dcache.c and the mounts of
- * kernel/fs/namespace.c. The code that does not care which kind of file it
- * has is split as Linux's: file_table.c, file.c, open.c, read_write.c,
- * readdir.c, stat.c, iov_iter.c, fcntl.c, ioctl.c. */
+ * and 2; kernel/drivers/console.c), a pipe (kernel/fs/pipe.c), a file with no
+ * name of its own (an anonymous inode's: epoll, eventfd, signalfd, timerfd in
+ * kernel/fs/), or a file reached by a path: then it holds the path (mount
+ * and dentry) and the inode, which belongs to one of umk's file systems:
+ * hostfs (the host's files, kernel/fs/hostfs.c), tmpfs (kernel/fs/tmpfs.c),
+ * the device nodes (kernel/drivers/devices.c) or proc (kernel/fs/proc.c).
+ * Names are resolved by kernel/fs/namei.c over the dentries of
+ * kernel/fs/dcache.c and the mounts of kernel/fs/namespace.c. The code that
+ * does not care which kind of file it has is split as Linux's:
+ * file_table.c, file.c, open.c, read_write.c, readdir.c, stat.c,
+ * iov_iter.c, fcntl.c, ioctl.c. */
 #ifndef UMK_FS_H
 #define UMK_FS_H
 
@@ -160,6 +162,9 @@ struct file_operations {
 	/* A directory's entries from f_pos on (readdir.c's dir_context). */
 	int (*iterate)(struct file *f, struct dir_context *ctx);
 	int (*fsync)(struct file *f);
+	/* /proc/PID/fdinfo/N's lines after the common ones, into buf (size
+	 * bytes): the length written, as ksnprintf's (Linux's show_fdinfo). */
+	int (*show_fdinfo)(struct file *f, char *buf, size_t size);
 	/* fstat of a file without an inode (console, pipe). */
 	int (*fstat)(struct file *f, struct stat *st);
 	void (*release)(struct file *f);
@@ -328,6 +333,8 @@ struct files_struct {
 /* kernel/fs/file_table.c */
 struct file *alloc_file(const struct file_operations *op, unsigned int flags, void *priv);
 void fput(struct file *f);		/* -1 reference, release at 0 */
+/* f's inode number: its inode's, a pipe's on pipefs, else 0. */
+unsigned long file_ino(struct file *f);
 /* kernel/fs/eventpoll.c: f's last reference is going; it leaves the
  * epolls that watch it. */
 void eventpoll_release(struct file *f);
@@ -543,11 +550,19 @@ int hostfs_statfs(struct dentry *d, struct statfs *buf);
 void devices_mount(void);
 /* kernel/fs/proc.c */
 struct super_block *proc_fill_super(void);
-/* The name /proc/PID/fd shows for f: a path, "pipe:[N]", "/dev/pts/N". */
+/* The name /proc/PID/fd shows for f: a path, "pipe:[N]", "/dev/pts/N",
+ * "anon_inode:[eventfd]". */
 void file_path_name(struct file *f, char *buf, size_t n);
 
 /* kernel/fs/pipe.c: the inode number of the pipe behind f (for fstat and
  * /proc/PID/fd). */
 unsigned long pipe_ino(struct file *f);
+/* kernel/fs/namespace.c: mnt's place in the mount table, from 1 (what
+ * /proc/PID/fdinfo calls mnt_id). */
+int mnt_id(const struct vfsmount *mnt);
+
+/* kernel/fs/anon_inodes.c: fstat of a file with no name of its own
+ * (eventfd, signalfd, timerfd), as Linux shows anon_inodefs' one inode. */
+int anon_inode_fstat(struct file *f, struct stat *st);
 
 #endif

@@ -27,7 +27,7 @@
  *
  * Departures from Linux: the items of an epoll are looked up in a list,
  * not a red-black tree (O(n) epoll_ctl); EPOLLWAKEUP is accepted and has
- * no effect (umk has no suspend to block); there is no /proc/PID/fdinfo; the
+ * no effect (umk has no suspend to block); the
  * reverse-path limits Linux puts on the number of epolls watching one file
  * are not enforced.
  */
@@ -329,10 +329,33 @@ static void ep_eventpoll_release(struct file *file)
 	kfree(ep);
 }
 
+/* /proc/PID/fdinfo's lines for an epoll: one per item, as Linux's
+ * ep_show_fdinfo prints them. */
+static int ep_show_fdinfo(struct file *file, char *buf, size_t size)
+{
+	struct eventpoll *ep = file->private_data;
+	struct epitem *epi;
+	size_t len = 0;
+
+	list_for_each_entry(epi, &ep->items, itemlink) {
+		struct inode *inode = epi->file->f_inode;
+
+		if (len >= size)
+			break;
+		len += ksnprintf(buf + len, size - len,
+				 "tfd: %8d events: %8x data: %16llx  pos:%lli ino:%lx sdev:%x\n",
+				 epi->fd, epi->event.events, (unsigned long long)epi->event.data,
+				 (long long)epi->file->f_pos, file_ino(epi->file),
+				 inode ? (unsigned int)inode->i_sb->s_dev : 0);
+	}
+	return (int)min(len, size);
+}
+
 static const struct file_operations eventpoll_fops = {
 	.name = "eventpoll",
 	.poll = ep_eventpoll_poll,
 	.release = ep_eventpoll_release,
+	.show_fdinfo = ep_show_fdinfo,
 };
 
 static long do_epoll_create(int flags)

@@ -49,3 +49,12 @@ void fput(struct file *f)
 		path_put(&f->f_path);
 	kfree(f);
 }
+
+unsigned long file_ino(struct file *f)
+{
+	if (f->f_inode)
+		return f->f_inode->i_ino;
+	if (!strcmp(f->f_op->name, "pipe"))
+		return pipe_ino(f);
+	return 0;
+}

@@ -26,6 +26,19 @@
 #include <umk/syscalls.h>
 
 static LIST_HEAD(mounts);
+
+int mnt_id(const struct vfsmount *mnt)
+{
+	struct vfsmount *m;
+	int id = 1;
+
+	list_for_each_entry(m, &mounts, mnt_list) {
+		if (m == mnt)
+			return id;
+		id++;
+	}
+	return 0;
+}
 struct vfsmount *root_mnt;
 
 struct super_block *alloc_super(const char *type, unsigned long flags)

@@ -14,6 +14,9 @@
  *	/proc/PID/maps		the process's regions (mm->mmap)
  *	/proc/PID/fd/N		symlink to what fd N is: a path, "pipe:[N]",
  *				or the host's name for a console fd
+ *	/proc/PID/fdinfo/N	fd N's position, flags, mount and inode, then
+ *				what its file adds (f_op->show_fdinfo: epoll's
+ *				targets...), as Linux's fs/proc/fd.c
  *
  * Only umk's own processes show, never the host's. Nothing is kept: each
  * lookup makes a dentry and inode that go when unused, the inode holding
@@ -23,7 +26,9 @@
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
  * started); utime counts all of a task's CPU time and stime none (umk does
- * not tell the two apart).
+ * not tell the two apart); fdinfo's mnt_id is the mount's place in umk's
+ * mount table, and 0 for a file of no mount (a pipe, an epoll), which Linux
+ * puts on its internal pipefs or anon_inodefs.
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
@@ -48,8 +53,10 @@ static const struct {
 #define PROC_PID_OFFSET (2 + (int)ARRAY_SIZE(root_entries))
 
 static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;
+static const struct inode_operations proc_fdinfo_iops;
 static const struct inode_operations proc_link_iops;
 static const struct file_operations proc_root_fops, proc_pid_fops, proc_fd_fops;
+static const struct file_operations proc_fdinfo_fops;
 static const struct file_operations proc_file_fops;
 
 static pid_t inode_pid(const struct inode *inode)
@@ -297,6 +304,26 @@ static void proc_maps(struct task_struct *t, struct proc_buf *b)
 	}
 }
 
+/* /proc/PID/fdinfo/N (Linux's seq_show in fs/proc/fd.c). */
+static int proc_fdinfo(struct task_struct *t, const char *name, struct proc_buf *b)
+{
+	struct file *f;
+	long fd;
+
+	if (!t->files || !parse_number(name, &fd) || fd >= NR_OPEN_DEFAULT || !t->files->fd[fd])
+		return -ENOENT;
+	f = t->files->fd[fd];
+	bprintf(b, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\n", (long long)f->f_pos,
+		f->f_flags | (get_close_on_exec(t->files, fd) ? O_CLOEXEC : 0),
+		f->f_path.mnt ? mnt_id(f->f_path.mnt) : 0, file_ino(f));
+	if (f->f_op->show_fdinfo && b->len < b->cap) {
+		int n = f->f_op->show_fdinfo(f, b->data + b->len, b->cap - b->len);
+
+		b->len = min(b->len + n, b->cap - 1);
+	}
+	return 0;
+}
+
 /* The file's text, made at open from its name. */
 static int proc_file_open(struct inode *inode, struct file *f)
 {
@@ -320,6 +347,8 @@ static int proc_file_open(struct inode *inode, struct file *f)
 			proc_uptime(b);
 		return 0;
 	}
+	if (!strcmp(d->d_parent->d_name, "fdinfo"))
+		return proc_fdinfo(t, name, b);
 	if (!strcmp(name, "stat"))
 		proc_stat(t, b);
 	else if (!strcmp(name, "status"))
@@ -462,8 +491,8 @@ static const struct {
 	umode_t mode;
 } pid_entries[] = {
 	{ "cmdline", S_IFREG | 0444 }, { "comm", S_IFREG | 0644 }, { "environ", S_IFREG | 0400 },
-	{ "exe", S_IFLNK | 0777 },     { "fd", S_IFDIR | 0500 },   { "maps", S_IFREG | 0444 },
-	{ "stat", S_IFREG | 0444 },    { "status", S_IFREG | 0444 },
+	{ "exe", S_IFLNK | 0777 },     { "fd", S_IFDIR | 0500 },   { "fdinfo", S_IFDIR | 0500 },
+	{ "maps", S_IFREG | 0444 },    { "stat", S_IFREG | 0444 }, { "status", S_IFREG | 0444 },
 };
 
 static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
@@ -479,8 +508,10 @@ static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 			continue;
 		inode = proc_inode(dir->i_sb, pid_entries[i].mode, inode_pid(dir), dir->i_ino + i + 1);
 		if (S_ISDIR(inode->i_mode)) {
-			inode->i_op = &proc_fd_iops;
-			inode->i_fop = &proc_fd_fops;
+			bool info = !strcmp(pid_entries[i].name, "fdinfo");
+
+			inode->i_op = info ? &proc_fdinfo_iops : &proc_fd_iops;
+			inode->i_fop = info ? &proc_fdinfo_fops : &proc_fd_fops;
 		}
 		d_instantiate(dentry, inode);
 		return 0;
@@ -504,28 +535,36 @@ static int proc_pid_readdir(struct file *f, struct dir_context *ctx)
 	return 0;
 }
 
-/* An inode number for each fd link (never 0: readdir users skip those). */
+/* fd/ holds a link per fd, fdinfo/ a file per fd. */
+static bool is_fdinfo_dir(const struct inode *dir)
+{
+	return dir->i_op == &proc_fdinfo_iops;
+}
+
+/* An inode number for each fd entry (never 0: readdir users skip those). */
 static unsigned long proc_fd_ino(const struct inode *fd_dir, long fd)
 {
-	return ((unsigned long)inode_pid(fd_dir) << 20) + 0x1000 + fd;
+	return ((unsigned long)inode_pid(fd_dir) << 20) + (is_fdinfo_dir(fd_dir) ? 0x3000 : 0x1000) +
+	       fd;
 }
 
 static int proc_fd_lookup(struct inode *dir, struct dentry *dentry)
 {
 	struct task_struct *t = get_proc_task(dir);
+	umode_t mode = is_fdinfo_dir(dir) ? S_IFREG | 0400 : S_IFLNK | 0700;
 	long fd;
 
 	if (!t || !t->files || !parse_number(dentry->d_name, &fd) || fd >= NR_OPEN_DEFAULT ||
 	    !t->files->fd[fd])
 		return -ENOENT;
-	d_instantiate(dentry, proc_inode(dir->i_sb, S_IFLNK | 0700, inode_pid(dir),
-					 proc_fd_ino(dir, fd)));
+	d_instantiate(dentry, proc_inode(dir->i_sb, mode, inode_pid(dir), proc_fd_ino(dir, fd)));
 	return 0;
 }
 
 static int proc_fd_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct task_struct *t = get_proc_task(f->f_inode);
+	unsigned char type = is_fdinfo_dir(f->f_inode) ? DT_REG : DT_LNK;
 	char name[16];
 	long fd;
 
@@ -539,7 +578,7 @@ static int proc_fd_readdir(struct file *f, struct dir_context *ctx)
 		if (!t->files->fd[fd])
 			continue;
 		ksnprintf(name, sizeof(name), "%ld", fd);
-		if (!dir_emit(ctx, name, strlen(name), proc_fd_ino(f->f_inode, fd), DT_LNK, fd + 3))
+		if (!dir_emit(ctx, name, strlen(name), proc_fd_ino(f->f_inode, fd), type, fd + 3))
 			return 0;
 	}
 	return 0;
@@ -566,6 +605,10 @@ static const struct inode_operations proc_fd_iops = {
 	.lookup = proc_fd_lookup,
 };
 
+static const struct inode_operations proc_fdinfo_iops = {
+	.lookup = proc_fd_lookup,
+};
+
 static const struct inode_operations proc_link_iops = {
 	.readlink = proc_readlink,
 };
@@ -581,6 +624,11 @@ static const struct file_operations proc_pid_fops = {
 };
 
 static const struct file_operations proc_fd_fops = {
+	.name = "proc",
+	.iterate = proc_fd_readdir,
+};
+
+static const struct file_operations proc_fdinfo_fops = {
 	.name = "proc",
 	.iterate = proc_fd_readdir,
 };
