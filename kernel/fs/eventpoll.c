@@ -34,6 +34,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
+#include <umk/mm.h>
 #include <umk/poll.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
@@ -567,7 +568,9 @@ static long do_epoll_wait(int epfd, struct epoll_event __user *events, int maxev
 
 	if (maxevents <= 0 || (unsigned long)maxevents > EP_MAX_EVENTS)
 		return -EINVAL;
-	if (!access_ok(events, maxevents * sizeof(struct epoll_event)))
+	/* Linux's access_ok: the range must be user addresses; whether they
+	 * are mapped shows when an event is copied out (ep_send_events). */
+	if ((unsigned long)events + maxevents * sizeof(struct epoll_event) > TASK_SIZE_MAX)
 		return -EFAULT;
 	f = fget(epfd);
 	if (!f)
