@@ -355,7 +355,7 @@ shell: all
 
 # The second pass runs the tests of threads, signals, restarts and the trace
 # again on the FS base path of hosts without FSGSBASE (docs/design.md).
-NOFSGSBASE_TESTS := differential process restart resume scenario sched select signals syscalls trace
+NOFSGSBASE_TESTS := differential epoll matrix process restart resume scenario sched select signals syscalls trace
 # UMK_BUILD tells the tests which build to run (build-ubsan/ or build-asan/
 # for SANITIZE).
 # The tests of the build itself (the wall, the syscall table, make run and

@@ -128,13 +128,13 @@ int os_punch_hole(int fd, u64 off, u64 len)
 	return 0;
 }
 
-/* [pos, end) of in to the same offsets of out. copy_file_range moves the
- * bytes inside the host, over the pages out already has there (a spare
- * file's: kernel/mm/mm.c) or into new ones. 0 or -errno. */
-static int copy_extent(int in, int out, off_t pos, off_t end)
+/* [pos, end) of in to [pos + shift, end + shift) of out. copy_file_range
+ * moves the bytes inside the host, over the pages out already has there (a
+ * spare file's: kernel/mm/vma.c) or into new ones. 0 or -errno. */
+static int copy_extent(int in, int out, off_t pos, off_t end, off_t shift)
 {
 	while (pos < end) {
-		off_t in_pos = pos, out_pos = pos;
+		off_t in_pos = pos, out_pos = pos + shift;
 		ssize_t r = copy_file_range(in, &in_pos, out, &out_pos, (size_t)(end - pos), 0);
 
 		if (r < 0)
@@ -147,11 +147,12 @@ static int copy_extent(int in, int out, off_t pos, off_t end)
 }
 
 /* Extent by extent (SEEK_DATA, SEEK_HOLE), so that a sparse range costs
- * only what it holds. With dirty, out may hold data of its own in the
- * range: where in has a hole, out's range is punched. */
-int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
+ * only what it holds: [off, off + len) of in to the offsets shift bytes
+ * further in out. With dirty, out may hold data of its own in the range:
+ * where in has a hole, out's range is punched. */
+static int copy_data(int in, int out, off_t off, off_t len, off_t shift, bool dirty)
 {
-	off_t end = (off_t)(off + len), pos = (off_t)off;
+	off_t end = off + len, pos = off;
 
 	while (pos < end) {
 		off_t data = lseek(in, pos, SEEK_DATA), hole;
@@ -162,7 +163,7 @@ int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
 		if (data < 0 || data > end)
 			data = end;
 		if (dirty && data > pos) {
-			err = os_punch_hole(out, (u64)pos, (u64)(data - pos));
+			err = os_punch_hole(out, (u64)(pos + shift), (u64)(data - pos));
 			if (err)
 				return err;
 		}
@@ -173,12 +174,24 @@ int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
 			return -errno;
 		if (hole > end)
 			hole = end;
-		err = copy_extent(in, out, data, hole);
+		err = copy_extent(in, out, data, hole, shift);
 		if (err)
 			return err;
 		pos = hole;
 	}
 	return 0;
+}
+
+int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
+{
+	return copy_data(in, out, (off_t)off, (off_t)len, 0, dirty);
+}
+
+/* The host refuses a copy within one file whose two ranges overlap
+ * (EINVAL): the caller's ranges never do. */
+int os_copy_data_at(int in, u64 off, int out, u64 to, u64 len)
+{
+	return copy_data(in, out, (off_t)off, (off_t)len, (off_t)(to - off), false);
 }
 
 int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off, bool shared)

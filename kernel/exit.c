@@ -184,9 +184,12 @@ void do_exit(long code)
 	put_files_struct(tsk->files);
 	tsk->files = NULL;
 	exit_fs(tsk);
-	if (--tsk->sighand->count == 0)
+	if (--tsk->sighand->count == 0) {
+		signalfd_cleanup(tsk->sighand);
 		kfree(tsk->sighand);
+	}
 	list_del_init(&tsk->thread_node);
+	posix_timers_exit_thread(tsk);
 	group_dead = --sig->nr_threads == 0;
 	if (group_dead && tsk->tgid == 1)
 		umk_halt(code);
@@ -199,6 +202,7 @@ void do_exit(long code)
 		task_participate_group_stop(tsk);
 	if (group_dead) {
 		del_timer(&sig->real_timer);
+		exit_itimers(sig);
 		disassociate_ctty(1);
 		forget_original_parent(leader);
 		kill_orphaned_pgrp(leader, NULL);

@@ -59,6 +59,7 @@ struct sighand_struct *copy_sighand(struct sighand_struct *old)
 	struct sighand_struct *sh = kmalloc(sizeof(*sh));
 
 	sh->count = 1;
+	init_waitqueue_head(&sh->signalfd_wqh);
 	if (old)
 		memcpy(sh->action, old->action, sizeof(sh->action));
 	return sh;
@@ -83,6 +84,7 @@ static struct signal_struct *alloc_signal(struct signal_struct *old)
 	init_waitqueue_head(&sig->wait_chldexit);
 	INIT_LIST_HEAD(&sig->shared_pending.list);
 	itimer_init(sig);
+	posix_timers_init(sig);
 	return sig;
 }
 

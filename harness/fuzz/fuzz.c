@@ -60,8 +60,9 @@
  *                         SA_RESETHAND
  * and some arguments are bounded so that what the kernel may rightly do
  * stays inside what the worker owns: lengths with a buffer never exceed it
- * (huge lengths go with the end-of-page buffer), mmap, munmap and mprotect
- * addresses lie in the worker's arena or outside user space, every path
+ * (huge lengths go with the end-of-page buffer), mmap, munmap, mprotect
+ * and mremap addresses lie in the worker's arena or outside user space
+ * (mremap's MREMAP_FIXED target too, with its length), every path
  * comes from a harmless list (the host's files are read-only inside umk,
  * and /tmp and /dev/shm are umk's own, in memory), and
  * SIGALRM, SIGUSR1, SIGSEGV and SIGBUS keep their handlers, unblocked.
@@ -561,6 +562,15 @@ static int sanitize(int nr, const char *types, long *a)
 		break;
 	case SYS_munmap: case SYS_mprotect:
 		arena_range(&a[0], &a[1]);
+		break;
+	case SYS_mremap:	/* a moved range lands anywhere free; a fixed one in the arena */
+		arena_range(&a[0], &a[1]);
+		a[3] = (long)PICK(0, MREMAP_MAYMOVE, MREMAP_MAYMOVE | MREMAP_FIXED,
+				  MREMAP_MAYMOVE | MREMAP_DONTUNMAP,
+				  MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, MREMAP_FIXED,
+				  MREMAP_DONTUNMAP, 8, (unsigned long)a[3]);
+		if (a[3] & MREMAP_FIXED)
+			arena_range(&a[4], &a[2]);
 		break;
 	case SYS_brk:
 		break;

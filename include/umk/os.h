@@ -205,6 +205,10 @@ int os_punch_hole(int fd, u64 off, u64 len);
  * offsets of out. out's range must be a hole unless dirty, which makes
  * out's range read as zeros where in's does. */
 int os_copy_data(int in, int out, u64 off, u64 len, bool dirty);
+/* The same from [off, off + len) of in to [to, to + len) of out, which
+ * must be a hole; in and out may be one file if the ranges do not overlap
+ * (mremap moving private pages to their new offsets: kernel/mm/mremap.c). */
+int os_copy_data_at(int in, u64 off, int out, u64 to, u64 len);
 /* Map [off, off + len) of fd at addr (MAP_FIXED, over whatever the caller
  * had there): MAP_SHARED, or MAP_PRIVATE when !shared. */
 int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off, bool shared);

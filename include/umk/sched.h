@@ -72,7 +72,11 @@ static inline bool test_ti_flag(struct thread_info *ti, int flag) { return ti->f
 struct sigqueue {
 	struct list_head list;
 	kernel_siginfo_t info;
+	unsigned int flags;	/* SIGQUEUE_PREALLOC */
 };
+/* A POSIX timer's own (kernel/time/posix-timers.c): freed with the timer,
+ * not when dequeued. */
+#define SIGQUEUE_PREALLOC 1
 
 struct sigpending {
 	struct list_head list;	/* struct sigqueue, in arrival order */
@@ -116,6 +120,9 @@ int default_wake_function(struct wait_queue_entry *w, unsigned int mode, void *k
 struct sighand_struct {
 	int count;
 	struct k_sigaction action[_NSIG];
+	/* Readers and pollers of a signalfd, woken when a signal becomes
+	 * pending for a task using these handlers (kernel/fs/signalfd.c). */
+	struct wait_queue_head signalfd_wqh;
 };
 
 /* signal_struct->flags */
@@ -142,6 +149,11 @@ struct signal_struct {
 	struct timer_list real_timer;	/* ITIMER_REAL (kernel/time/itimer.c) */
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
+	/* POSIX timers (kernel/time/posix-timers.c): every timer of the
+	 * process; the periodic ones whose signal was ignored; the CPU-clock
+	 * ones armed (posix-cpu-timers.c); the next id to hand out. */
+	struct list_head posix_timers, ignored_posix_timers, cpu_timers;
+	unsigned int next_posix_timer_id;
 	struct task_struct *group_exec_task; /* execve is killing the others */
 	/* Accounting (kernel/sys.c, getrusage): what the process's exited
 	 * threads used, and what its reaped children and their own reaped
@@ -394,6 +406,8 @@ static inline bool signal_pending(struct task_struct *t)
  * current, 0) for a write to a pipe without readers); priv != 0 means the
  * kernel itself, else the current task, is the sender. */
 int send_sig(int sig, struct task_struct *t, int priv);
+/* exec: drop current's pending POSIX timer signals (the timers are gone). */
+void flush_itimer_signals(void);
 void task_participate_group_stop(struct task_struct *t);
 void zap_other_threads(struct task_struct *keep, struct signal_struct *sig);
 

@@ -37,6 +37,25 @@ typedef struct {
 	size_t ss_size;
 } stack_t;
 
+typedef union sigval {
+	int sival_int;
+	void __user *sival_ptr;
+} sigval_t;
+
+/* timer_create's (include/uapi/asm-generic/siginfo.h): 64 bytes. */
+struct sigevent {
+	sigval_t sigev_value;
+	int sigev_signo;
+	int sigev_notify;		/* SIGEV_* */
+	union {
+		int _pad[12];
+		int _tid;		/* SIGEV_THREAD_ID */
+	} _sigev_un;
+};
+#define sigev_notify_thread_id _sigev_un._tid
+
+_Static_assert(sizeof(struct sigevent) == 64, "sigevent is 64 bytes");
+
 /* siginfo as user space sees it: 128 bytes, the union at offset 16. */
 typedef struct kernel_siginfo {
 	int si_signo;
@@ -60,6 +79,11 @@ typedef struct kernel_siginfo {
 		struct {		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
 			void __user *addr;
 		} _sigfault;
+		struct {		/* SI_TIMER: a POSIX timer's */
+			int tid;	/* si_timerid */
+			int overrun;
+			sigval_t sigval;
+		} _timer;
 		struct {		/* SIGSYS */
 			void __user *call_addr;
 			int syscall;

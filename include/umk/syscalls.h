@@ -102,6 +102,10 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
 
+/* kernel/mm/mremap.c */
+long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+		unsigned long flags, unsigned long new_addr);
+
 /* kernel/resource.c */
 struct rlimit;
 struct rlimit64;
@@ -262,6 +266,16 @@ long sys_setitimer(int which, struct __kernel_old_itimerval __user *value,
 		   struct __kernel_old_itimerval __user *ovalue);
 long sys_getitimer(int which, struct __kernel_old_itimerval __user *value);
 
+/* kernel/time/posix-timers.c (a timer_t is an int) */
+struct __kernel_itimerspec;
+long sys_timer_create(int which_clock, struct sigevent __user *timer_event_spec,
+		      int __user *created_timer_id);
+long sys_timer_settime(int timer_id, int flags, const struct __kernel_itimerspec __user *new_setting,
+		       struct __kernel_itimerspec __user *old_setting);
+long sys_timer_gettime(int timer_id, struct __kernel_itimerspec __user *setting);
+long sys_timer_getoverrun(int timer_id);
+long sys_timer_delete(int timer_id);
+
 /* kernel/fs/select.c */
 typedef struct {
 	unsigned long fds_bits[1024 / 64];
@@ -286,6 +300,16 @@ long sys_select(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp
 long sys_pselect6(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *outp,
 		  __kernel_fd_set __user *exp, struct __kernel_timespec __user *tsp,
 		  void __user *sig);
+
+/* kernel/fs/eventfd.c, kernel/fs/signalfd.c, kernel/fs/timerfd.c */
+long sys_eventfd(unsigned int count);
+long sys_eventfd2(unsigned int count, int flags);
+long sys_signalfd(int ufd, sigset_t __user *user_mask, size_t sizemask);
+long sys_signalfd4(int ufd, sigset_t __user *user_mask, size_t sizemask, int flags);
+long sys_timerfd_create(int clockid, int flags);
+long sys_timerfd_settime(int ufd, int flags, const struct __kernel_itimerspec __user *utmr,
+			 struct __kernel_itimerspec __user *otmr);
+long sys_timerfd_gettime(int ufd, struct __kernel_itimerspec __user *otmr);
 
 /* kernel/syscall.c */
 const char *syscall_name(long nr);	/* "read", or "syscall_NNN" */

@@ -28,6 +28,12 @@ struct __kernel_old_timeval {
 	long tv_usec;
 };
 
+/* timer_settime's and timerfd_settime's (include/uapi/linux/time_types.h) */
+struct __kernel_itimerspec {
+	struct __kernel_timespec it_interval;
+	struct __kernel_timespec it_value;
+};
+
 struct timer_list {
 	u64 expires;			/* CLOCK_MONOTONIC ns */
 	/* It may run as late as expires + slack (Linux's hrtimer range,
@@ -137,5 +143,35 @@ struct __kernel_timespec ktime_get_ts64(void);
 /* lhs + rhs, both valid; saturates at TIME64_MAX. */
 struct __kernel_timespec timespec64_add_safe(struct __kernel_timespec lhs,
 					     struct __kernel_timespec rhs);
+
+/* kernel/time/posix-timers.c, posix-cpu-timers.c: POSIX timers (Linux's
+ * include/linux/posix-timers.h). */
+struct kernel_siginfo;
+struct sigqueue;
+struct signal_struct;
+struct task_struct;
+/* A new process has none (fork does not copy them). */
+void posix_timers_init(struct signal_struct *sig);
+/* Delete every timer of the process: exec, and its last thread's exit. */
+void exit_itimers(struct signal_struct *sig);
+/* tsk is exiting: timers signalling it (SIGEV_THREAD_ID) or on its CPU
+ * clock stop. */
+void posix_timers_exit_thread(struct task_struct *tsk);
+/* dequeue_signal took a timer's signal (SIGQUEUE_PREALLOC, SI_TIMER) into
+ * info: false to drop it as stale, true to deliver it, a periodic timer
+ * re-armed and si_overrun set. */
+bool posixtimer_deliver_signal(struct kernel_siginfo *info, struct sigqueue *q);
+/* A timer's queued signal is flushed: the queue's reference goes... */
+void posixtimer_sigqueue_putref(struct sigqueue *q);
+/* ...or, flushed because it became ignored, a periodic timer's waits for a
+ * handler (posixtimer_sig_unignore, from sigaction replacing SIG_IGN). */
+void posixtimer_sig_ignore(struct sigqueue *q);
+void posixtimer_sig_unignore(struct task_struct *tsk, int sig);
+/* schedule(): arm the check of next's CPU-clock timers (NULL or the idle
+ * task: none). */
+void posix_cpu_timers_arm(struct task_struct *next);
+/* clock_nanosleep on CLOCK_PROCESS_CPUTIME_ID, req valid (ns, relative or
+ * TIMER_ABSTIME); rmtp NULL for an absolute sleep. */
+long posix_cpu_nsleep(int flags, s64 req, struct __kernel_timespec __user *rmtp);
 
 #endif

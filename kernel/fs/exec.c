@@ -53,6 +53,10 @@ void setup_new_exec(void)
 		tsk->sighand = copy_sighand(tsk->sighand);
 	}
 	flush_signal_handlers(tsk);
+	/* POSIX timers and their pending signals do not survive exec
+	 * (begin_new_exec); ITIMER_REAL does. */
+	exit_itimers(tsk->signal);
+	flush_itimer_signals();
 	tsk->sas_ss_sp = 0;
 	tsk->sas_ss_size = 0;
 	tsk->sas_ss_flags = SS_DISABLE;

@@ -1,6 +1,7 @@
 /* kernel/mm/internal.h: what the files of kernel/mm/ share and no other
  * folder needs (as Linux's mm/internal.h): the region lookups and changes
- * of vma.c, and the window's install_range of window.c. */
+ * of vma.c, mmap.c's may_expand_vm, and the window's install_range of
+ * window.c. */
 #ifndef KERNEL_MM_INTERNAL_H
 #define KERNEL_MM_INTERNAL_H
 
@@ -35,6 +36,12 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t
 bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma);
 bool is_private_writable(struct vm_area_struct *vma);
 bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma);
+
+/* mmap.c: may mm grow by len bytes of a mapping (data: one that counts in
+ * data_vm), replacing [addr, addr + len) if replace? RLIMIT_AS and
+ * RLIMIT_DATA, as Linux's may_expand_vm (mmap, brk, mremap). */
+bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len, bool replace,
+		   bool data);
 
 /* window.c: the host mapping of the mm in the window */
 

@@ -44,8 +44,8 @@ static unsigned long data_vm_bytes(struct mm_struct *mm)
 
 /* May mm grow by len bytes of a mapping with prot (data: it would count in
  * data_vm), replacing [addr, addr + len) if replace? */
-static bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len,
-			  bool replace, bool data)
+bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len, bool replace,
+		   bool data)
 {
 	unsigned long total = mm->total_vm_bytes;
 	unsigned long old_total = replace ? vm_bytes(mm, addr, addr + len, is_total_vm) : 0;

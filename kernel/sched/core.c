@@ -426,12 +426,14 @@ void schedule(void)
 	if (next == prev) {
 		start_slice(next, cpu_now);
 		rlimit_cpu_arm(next);
+		posix_cpu_timers_arm(next);
 		return;
 	}
 
 	prev->sum_exec_ns += now - prev->last_ran;
 	next->last_ran = now;
 	rlimit_cpu_arm(next);
+	posix_cpu_timers_arm(next);
 	if (prev->state == TASK_RUNNING)
 		prev->nivcsw++;
 	else

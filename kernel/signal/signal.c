@@ -99,10 +99,26 @@ static struct sigqueue *sigqueue_alloc(int sig, struct task_struct *t, const ker
 	return q;
 }
 
+/* A POSIX timer's sigqueue is the timer's: taking it off a queue drops the
+ * timer's reference for it (kernel/time/posix-timers.c). */
 static void sigqueue_free(struct sigqueue *q)
 {
+	if (q->flags & SIGQUEUE_PREALLOC) {
+		posixtimer_sigqueue_putref(q);
+		return;
+	}
 	nr_sigqueues--;
 	kfree(q);
+}
+
+/* A periodic POSIX timer's signal flushed because it became ignored waits
+ * for its handler to come back (sigqueue_free_ignored). */
+static void sigqueue_free_ignored(struct sigqueue *q)
+{
+	if ((q->flags & SIGQUEUE_PREALLOC) && q->info.si_code == SI_TIMER)
+		posixtimer_sig_ignore(q);
+	else
+		sigqueue_free(q);
 }
 
 void flush_sigqueue_mask(unsigned long mask, struct sigpending *p)
@@ -115,14 +131,20 @@ void flush_sigqueue_mask(unsigned long mask, struct sigpending *p)
 	list_for_each_entry_safe(q, n, &p->list, list) {
 		if (sigmask(q->info.si_signo) & mask) {
 			list_del_init(&q->list);
-			sigqueue_free(q);
+			sigqueue_free_ignored(q);
 		}
 	}
 }
 
 void flush_sigqueue(struct sigpending *p)
 {
-	flush_sigqueue_mask(~0UL, p);
+	struct sigqueue *q, *n;
+
+	p->signal.sig = 0;
+	list_for_each_entry_safe(q, n, &p->list, list) {
+		list_del_init(&q->list);
+		sigqueue_free(q);
+	}
 }
 
 static bool has_pending_signals(const sigset_t *pending, const sigset_t *blocked)
@@ -174,7 +196,7 @@ static bool sig_ignored(struct task_struct *t, int sig)
 static void do_notify_parent_cldstop(struct task_struct *tsk, int why);
 
 /* Job control at generation time. Returns false if sig is to be dropped. */
-static bool prepare_signal(int sig, struct task_struct *p)
+bool prepare_signal(int sig, struct task_struct *p)
 {
 	struct signal_struct *signal = p->signal;
 	struct task_struct *t;
@@ -305,9 +327,74 @@ int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool gro
 	else if (sig >= SIGRTMIN && info->si_code != SI_USER)
 		return -EAGAIN;		/* queue overflow: sigqueue() sees it */
 	/* else: sent all the same, its siginfo lost (collect_signal makes one) */
+	signalfd_notify(t, sig);
 	sigaddset(&pending->signal, sig);
 	complete_signal(sig, t, group);
 	return 0;
+}
+
+/* ---- POSIX timers' signals (kernel/time/posix-timers.c) ---- */
+
+/* A timer's own sigqueue, made with the timer: it counts against
+ * RLIMIT_SIGPENDING for as long as the timer exists, queued or not. false
+ * past the limit. */
+bool posixtimer_init_sigqueue(struct sigqueue *q)
+{
+	if (nr_sigqueues + 1 > rlimit(RLIMIT_SIGPENDING))
+		return false;
+	nr_sigqueues++;
+	memset(&q->info, 0, sizeof(q->info));
+	INIT_LIST_HEAD(&q->list);
+	q->flags = SIGQUEUE_PREALLOC;
+	return true;
+}
+
+/* The timer is freed: its sigqueue no longer counts. */
+void posixtimer_free_sigqueue(struct sigqueue *q)
+{
+	(void)q;
+	nr_sigqueues--;
+}
+
+/* Queue a timer's signal, which prepare_signal let through and is not
+ * queued already (posixtimer_queue_sigqueue). */
+void posixtimer_queue_sigqueue(struct sigqueue *q, struct task_struct *t, bool group)
+{
+	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
+	int sig = q->info.si_signo;
+
+	trace_with(TR_SIGNAL, &(struct trace_fields){ .other = group ? t->tgid : t->pid, .sig = sig,
+						      .what = group ? "process" : "thread" },
+		   "%s -> %d%s", signal_name(sig), group ? t->tgid : t->pid, group ? "" : " (thread)");
+	signalfd_notify(t, sig);
+	list_add_tail(&q->list, &pending->list);
+	sigaddset(&pending->signal, sig);
+	complete_signal(sig, t, group);
+}
+
+/* exec: the old timers' signals go with them; other signals stay. */
+static void __flush_itimer_signals(struct sigpending *pending)
+{
+	unsigned long signal = pending->signal.sig, retain = 0;
+	struct sigqueue *q, *n;
+
+	list_for_each_entry_safe(q, n, &pending->list, list) {
+		if (q->info.si_code != SI_TIMER) {
+			retain |= sigmask(q->info.si_signo);
+		} else {
+			signal &= ~sigmask(q->info.si_signo);
+			list_del_init(&q->list);
+			sigqueue_free(q);
+		}
+	}
+	pending->signal.sig = signal | retain;
+}
+
+void flush_itimer_signals(void)
+{
+	__flush_itimer_signals(&current->pending);
+	__flush_itimer_signals(&current->signal->shared_pending);
+	recalc_sigpending();
 }
 
 void fill_kill_info(kernel_siginfo_t *info, int sig, int code)
@@ -444,7 +531,10 @@ static int next_signal(struct sigpending *pending, const sigset_t *mask)
 	return __builtin_ctzl(x) + 1;
 }
 
-static void collect_signal(int sig, struct sigpending *list, kernel_siginfo_t *info)
+/* A POSIX timer's signal is not freed but returned in *timer_sigq, for
+ * dequeue_signal to ask its timer whether it still stands. */
+static void collect_signal(int sig, struct sigpending *list, kernel_siginfo_t *info,
+			   struct sigqueue **timer_sigq)
 {
 	struct sigqueue *q, *first = NULL;
 	bool more = false;
@@ -463,7 +553,10 @@ static void collect_signal(int sig, struct sigpending *list, kernel_siginfo_t *i
 	if (first) {
 		*info = first->info;
 		list_del_init(&first->list);
-		sigqueue_free(first);
+		if ((first->flags & SIGQUEUE_PREALLOC) && info->si_code == SI_TIMER)
+			*timer_sigq = first;
+		else
+			sigqueue_free(first);
 	} else {
 		fill_kill_info(info, sig, SI_USER);
 		info->_kill.pid = 0;
@@ -473,16 +566,24 @@ static void collect_signal(int sig, struct sigpending *list, kernel_siginfo_t *i
 int dequeue_signal(const sigset_t *mask, kernel_siginfo_t *info)
 {
 	struct task_struct *t = current;
-	int sig = next_signal(&t->pending, mask);
+	struct sigqueue *timer_sigq;
+	int sig;
 
+again:
+	timer_sigq = NULL;
+	sig = next_signal(&t->pending, mask);
 	if (sig) {
-		collect_signal(sig, &t->pending, info);
+		collect_signal(sig, &t->pending, info, &timer_sigq);
 	} else {
 		sig = next_signal(&t->signal->shared_pending, mask);
 		if (sig)
-			collect_signal(sig, &t->signal->shared_pending, info);
+			collect_signal(sig, &t->signal->shared_pending, info, &timer_sigq);
 	}
 	recalc_sigpending();
+	/* A POSIX timer's signal re-arms a periodic timer, or is dropped if
+	 * the timer was re-set or deleted since it was queued. */
+	if (timer_sigq && !posixtimer_deliver_signal(info, timer_sigq))
+		goto again;
 	return sig;
 }
 

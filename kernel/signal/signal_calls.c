@@ -215,6 +215,9 @@ long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 			for_each_thread(current->signal, t)
 				flush_sigqueue_mask(sigmask(sig), &t->pending);
 			recalc_sigpending();
+		} else if (old.handler == SIG_IGN) {
+			/* Periodic timers that fired while it was ignored. */
+			posixtimer_sig_unignore(current, sig);
 		}
 	}
 	if (oact && copy_to_user(oact, &old, sizeof(old)))

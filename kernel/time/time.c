@@ -406,18 +406,24 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 	s64 req;
 	int err;
 
+	/* Linux's k_clock table: the process's CPU clock can be slept on
+	 * (kernel/time/posix-cpu-timers.c), the thread's cannot, nor the
+	 * clocks umk reads but cannot time (EOPNOTSUPP, before rqtp is read). */
 	if (which_clock != CLOCK_REALTIME && which_clock != CLOCK_MONOTONIC &&
-	    which_clock != CLOCK_BOOTTIME) {
-		/* Linux: the CPU-time clocks cannot be slept on this way. */
+	    which_clock != CLOCK_BOOTTIME && which_clock != CLOCK_PROCESS_CPUTIME_ID) {
 		if (which_clock == CLOCK_THREAD_CPUTIME_ID)
-			return -EINVAL;
+			return -EOPNOTSUPP;
 		return clock_valid(which_clock) ? -EOPNOTSUPP : -EINVAL;
 	}
 	err = get_timespec(&req, rqtp);
 	if (err)
 		return err;
 	set_restart_fn(&current_thread_info()->restart_block, do_no_restart_syscall);
-	return hrtimer_nanosleep(req, flags, which_clock, flags & TIMER_ABSTIME ? NULL : rmtp);
+	if (flags & TIMER_ABSTIME)
+		rmtp = NULL;
+	if (which_clock == CLOCK_PROCESS_CPUTIME_ID)
+		return posix_cpu_nsleep(flags, req, rmtp);
+	return hrtimer_nanosleep(req, flags, which_clock, rmtp);
 }
 
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)

@@ -116,7 +116,7 @@ void trace_sys_exit(long nr, long ret)
 	}
 	if (err)
 		trace_with(TR_EXIT, &f, "%s = -1 %s", syscall_name(nr), err);
-	else if (nr == __NR_mmap || nr == __NR_brk)
+	else if (nr == __NR_mmap || nr == __NR_mremap || nr == __NR_brk)
 		trace_with(TR_EXIT, &f, "%s = %#lx", syscall_name(nr), ret);
 	else
 		trace_with(TR_EXIT, &f, "%s = %ld", syscall_name(nr), ret);

@@ -31,7 +31,7 @@ def syscall_details(event, nr, ret, args):
     err = errno_name(-ret) if is_err_value(ret) else None
     if err:
         return "%s = -1 %s" % (name, err)
-    if nr in (constants.__NR_mmap, constants.__NR_brk):
+    if nr in (constants.__NR_mmap, constants.__NR_mremap, constants.__NR_brk):
         return "%s = %s" % (name, "%#x" % (ret & 0xFFFFFFFFFFFFFFFF) if ret else "0")
     return "%s = %d" % (name, ret)
 

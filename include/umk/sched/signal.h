@@ -6,6 +6,7 @@
 
 #include <umk/sched.h>
 #include <umk/sigframe.h>
+#include <umk/uapi/poll.h>
 
 #define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
 #define sig_kernel_only(sig) ((sig) < SIGRTMIN && (sigmask(sig) & SIG_KERNEL_ONLY_MASK))
@@ -27,6 +28,13 @@ void flush_sigqueue(struct sigpending *p);
 bool do_notify_parent(struct task_struct *tsk, int sig);
 void flush_sigqueue_mask(unsigned long mask, struct sigpending *p);
 int send_signal(int sig, kernel_siginfo_t *info, struct task_struct *t, bool group);
+bool prepare_signal(int sig, struct task_struct *p);
+/* A POSIX timer's signal (kernel/time/posix-timers.c): its sigqueue is
+ * made and freed with the timer, counted in RLIMIT_SIGPENDING meanwhile
+ * (false past it); queued once prepare_signal let it through. */
+bool posixtimer_init_sigqueue(struct sigqueue *q);
+void posixtimer_free_sigqueue(struct sigqueue *q);
+void posixtimer_queue_sigqueue(struct sigqueue *q, struct task_struct *t, bool group);
 void fill_kill_info(kernel_siginfo_t *info, int sig, int code);
 int dequeue_signal(const sigset_t *mask, kernel_siginfo_t *info);
 bool get_signal(struct ksignal *ksig);
@@ -47,6 +55,18 @@ bool will_become_orphaned_pgrp(pid_t pgrp, struct task_struct *ignored_task);
 /* signal_deliver.c */
 void set_current_blocked(sigset_t *newset);
 void arch_do_signal_or_restart(struct pt_regs *regs);
+
+/* kernel/fs/signalfd.c (Linux's include/linux/signalfd.h). sig has just
+ * become pending for t: wake the signalfd readers and pollers of t's
+ * handlers (send_signal calls it). */
+static inline void signalfd_notify(struct task_struct *t, int sig)
+{
+	if (waitqueue_active(&t->sighand->signalfd_wqh))
+		wake_up_poll(&t->sighand->signalfd_wqh, POLLIN);
+}
+/* The last task using sighand is gone: take what still waits off its queue
+ * (do_exit, before sighand is freed). */
+void signalfd_cleanup(struct sighand_struct *sighand);
 
 
 #endif

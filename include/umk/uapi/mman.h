@@ -1,6 +1,7 @@
-/* include/umk/uapi/mman.h: the protections and flags of mmap(2) and
- * mprotect(2) (include/uapi/asm-generic/mman-common.h, mman.h). The PROT_*
- * bits are also the host's: kernel/mm/mm.c checks them against OS_PROT_*. */
+/* include/umk/uapi/mman.h: the protections and flags of mmap(2),
+ * mprotect(2) and mremap(2) (include/uapi/asm-generic/mman-common.h,
+ * mman.h, include/uapi/linux/mman.h). The PROT_* bits are also the
+ * host's: kernel/mm/mm.c checks them against OS_PROT_*. */
 #ifndef UMK_UAPI_MMAN_H
 #define UMK_UAPI_MMAN_H
 
@@ -24,5 +25,10 @@
 #define MAP_POPULATE 0x8000
 #define MAP_STACK 0x20000
 #define MAP_FIXED_NOREPLACE 0x100000
+
+/* mremap(2)'s flags (include/uapi/linux/mman.h) */
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+#define MREMAP_DONTUNMAP 4
 
 #endif

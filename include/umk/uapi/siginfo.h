@@ -1,5 +1,6 @@
 /* include/umk/uapi/siginfo.h: si_code values (include/uapi/asm-generic/
- * siginfo.h): who sent a signal, or which fault or child event raised it. */
+ * siginfo.h): who sent a signal, or which fault or child event raised it;
+ * and how a timer notifies (sigev_notify). */
 #ifndef UMK_UAPI_SIGINFO_H
 #define UMK_UAPI_SIGINFO_H
 
@@ -20,5 +21,11 @@
 #define CLD_TRAPPED 4
 #define CLD_STOPPED 5
 #define CLD_CONTINUED 6
+
+/* sigevent's sigev_notify (timer_create) */
+#define SIGEV_SIGNAL 0		/* notify via signal */
+#define SIGEV_NONE 1		/* other notification: meaningless */
+#define SIGEV_THREAD 2		/* deliver via thread creation (the C library's) */
+#define SIGEV_THREAD_ID 4	/* deliver to the thread sigev_notify_thread_id */
 
 #endif
