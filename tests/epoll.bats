@@ -244,10 +244,11 @@ load helper
 	refute_line --regexp 'wait = .*EPOLLRDHUP'
 }
 
-@test "/proc/self/fd of an epoll fd reads anon_inode:[eventpoll]" {
+@test "/proc/self/fd of an epoll fd reads anon_inode:[eventpoll], and fstat shows the anonymous inode" {
 	same_as_native $H/epoll proc
 	assert_line 'readlink(/proc/self/fd/EPFD) = "anon_inode:[eventpoll]"'
 	assert_line 'readlink(/proc/self/fd/EPFD2) = "anon_inode:[eventpoll]"'
+	assert_line 'fstat(EPFD): mode 0600, nlink 1'
 }
 
 @test "an epoll wait stopped and continued ends with EINTR, not restarted" {

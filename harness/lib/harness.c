@@ -1,5 +1,6 @@
 /* Shared helpers for the harness programs: see harness.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -149,6 +151,26 @@ int stat_fields(const char *line, long f[64])
 		f[n] = strtol(s, &s, 10);
 	}
 	return n;
+}
+
+char proc_state(pid_t pid)
+{
+	char path[64], line[512];
+	const char *rp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	line[n] = 0;
+	rp = strrchr(line, ')');
+	return rp && rp[1] == ' ' ? rp[2] : 0;
 }
 
 const char *dir_of(const char *path)

@@ -49,4 +49,8 @@ const char *dir_of(const char *path);
  * when the line has no ')' ending the comm. */
 int stat_fields(const char *line, long f[64]);
 
+/* The state letter of process pid's /proc/PID/stat ('S', 'T', 'R'...), or
+ * 0 when it cannot be read. */
+char proc_state(pid_t pid);
+
 #endif

@@ -62,6 +62,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -1476,6 +1477,13 @@ static void case_proc(void)
 	n = readlink(path, buf, sizeof(buf) - 1);
 	buf[n < 0 ? 0 : n] = 0;
 	printf("readlink(/proc/self/fd/EPFD2) = \"%s\"\n", buf);
+	/* Both are anon_inodefs' one inode: mode 0600, no file type. */
+	struct stat st;
+
+	if (fstat(ep, &st))
+		printf("fstat(EPFD) = -1 %s\n", errno_name(errno));
+	else
+		printf("fstat(EPFD): mode 0%o, nlink %ld\n", (unsigned)st.st_mode, (long)st.st_nlink);
 	close(ep);
 	close(ep2);
 }
@@ -1483,21 +1491,8 @@ static void case_proc(void)
 /* Wait until process PID sleeps (state S in /proc/PID/stat), at most 5 s. */
 static int wait_sleeping(pid_t pid)
 {
-	char path[64], buf[512];
-	const char *rp;
-	int i, fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 500; i++) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die("open %s: %s", path, errno_name(errno));
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n < 0 ? 0 : n] = 0;
-		rp = strrchr(buf, ')');
-		if (rp && rp[1] == ' ' && rp[2] == 'S')
+	for (int i = 0; i < 500; i++) {
+		if (proc_state(pid) == 'S')
 			return 1;
 		sleep_ms(10);
 	}

@@ -601,26 +601,6 @@ static void __attribute__((noreturn)) child(const struct row *r, struct cell *c,
 
 /* ---- The parent ---- */
 
-/* The state letter of /proc/PID/stat, or 0 when it cannot be read. */
-static char proc_state(pid_t pid)
-{
-	char path[64], line[512], *p;
-	int fd;
-	long n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = rsys(SYS_read, fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	line[n] = 0;
-	p = strrchr(line, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 /* What the control pipe brought so far. */
 struct ctl_in {
 	int fd;

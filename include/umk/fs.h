@@ -564,5 +564,9 @@ int mnt_id(const struct vfsmount *mnt);
 /* kernel/fs/anon_inodes.c: fstat of a file with no name of its own
  * (eventfd, signalfd, timerfd), as Linux shows anon_inodefs' one inode. */
 int anon_inode_fstat(struct file *f, struct stat *st);
+/* A new such file over priv, opened O_RDWR with flags' O_NONBLOCK, at the
+ * lowest free fd (O_CLOEXEC in flags: close-on-exec): the fd, or -EMFILE
+ * with the file released (its f_op->release frees priv). */
+int anon_inode_getfd(const struct file_operations *fops, void *priv, int flags);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * kernel/fs/anon_inodes.c: files with no name of their own (Linux's
- * fs/anon_inodes.c): eventfd, signalfd, timerfd, made by alloc_file.
- * Interface: anon_inode_fstat, such a file's f_op->fstat.
+ * fs/anon_inodes.c): epoll, eventfd, signalfd, timerfd. Interface:
+ * anon_inode_getfd makes one and installs it; anon_inode_fstat is such a
+ * file's f_op->fstat.
  *
  * Linux gives them all one inode on anon_inodefs: fstat shows the same
  * device and inode number for each, mode 0600 with no file type, one link;
@@ -12,6 +13,7 @@
  */
 #include <umk/fs.h>
 #include <umk/kernel.h>
+#include <umk/sched.h>
 #include <umk/timer.h>
 
 /* anon_inodefs: an anonymous device of its own (pipefs is 0x0c), and its
@@ -32,4 +34,14 @@ int anon_inode_fstat(struct file *f, struct stat *st)
 	st->st_atime = st->st_mtime = st->st_ctime = boot / NSEC_PER_SEC;
 	st->st_atime_nsec = st->st_mtime_nsec = st->st_ctime_nsec = boot % NSEC_PER_SEC;
 	return 0;
+}
+
+int anon_inode_getfd(const struct file_operations *fops, void *priv, int flags)
+{
+	struct file *f = alloc_file(fops, O_RDWR | (flags & O_NONBLOCK), priv);
+	int fd = fd_install_lowest(current->files, f, 0, flags & O_CLOEXEC);
+
+	if (fd < 0)
+		fput(f);	/* f_op->release frees priv */
+	return fd;
 }

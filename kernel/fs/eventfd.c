@@ -139,8 +139,6 @@ static long do_eventfd(unsigned int count, int flags)
 {
 	static int last_id = -1;
 	struct eventfd_ctx *ctx;
-	struct file *f;
-	int fd;
 
 	if (flags & ~EFD_FLAGS_SET)
 		return -EINVAL;
@@ -149,11 +147,7 @@ static long do_eventfd(unsigned int count, int flags)
 	ctx->count = count;
 	ctx->flags = flags;
 	ctx->id = ++last_id;
-	f = alloc_file(&eventfd_fops, O_RDWR | (flags & O_NONBLOCK), ctx);
-	fd = fd_install_lowest(current->files, f, 0, flags & O_CLOEXEC);
-	if (fd < 0)
-		fput(f);
-	return fd;
+	return anon_inode_getfd(&eventfd_fops, ctx, flags);
 }
 
 long sys_eventfd2(unsigned int count, int flags)

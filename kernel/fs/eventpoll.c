@@ -357,12 +357,12 @@ static const struct file_operations eventpoll_fops = {
 	.poll = ep_eventpoll_poll,
 	.release = ep_eventpoll_release,
 	.show_fdinfo = ep_show_fdinfo,
+	.fstat = anon_inode_fstat,
 };
 
 static long do_epoll_create(int flags)
 {
 	struct eventpoll *ep;
-	struct file *f;
 	int fd;
 
 	if (flags & ~EPOLL_CLOEXEC)
@@ -372,11 +372,9 @@ static long do_epoll_create(int flags)
 	init_waitqueue_head(&ep->poll_wait);
 	INIT_LIST_HEAD(&ep->rdllist);
 	INIT_LIST_HEAD(&ep->items);
-	f = alloc_file(&eventpoll_fops, O_RDWR, ep);
-	ep->file = f;
-	fd = fd_install_lowest(current->files, f, 0, flags & EPOLL_CLOEXEC);
-	if (fd < 0)
-		fput(f);
+	fd = anon_inode_getfd(&eventpoll_fops, ep, flags);
+	if (fd >= 0)
+		ep->file = current->files->fd[fd];
 	return fd;
 }
 

@@ -335,11 +335,7 @@ static long do_signalfd4(int ufd, sigset_t *mask, int flags)
 	if (ufd == -1) {
 		ctx = kmalloc(sizeof(*ctx));
 		ctx->sigmask = *mask;
-		f = alloc_file(&signalfd_fops, O_RDWR | (flags & O_NONBLOCK), ctx);
-		ufd = fd_install_lowest(current->files, f, 0, flags & O_CLOEXEC);
-		if (ufd < 0)
-			fput(f);
-		return ufd;
+		return anon_inode_getfd(&signalfd_fops, ctx, flags);
 	}
 	f = fget(ufd);
 	if (!f)

@@ -257,8 +257,6 @@ static int timerfd_fget(int ufd, struct file **fp)
 long sys_timerfd_create(int clockid, int flags)
 {
 	struct timerfd_ctx *ctx;
-	struct file *f;
-	int ufd;
 
 	if ((flags & ~TFD_CREATE_FLAGS) ||
 	    (clockid != CLOCK_MONOTONIC && clockid != CLOCK_REALTIME &&
@@ -272,11 +270,7 @@ long sys_timerfd_create(int clockid, int flags)
 	init_waitqueue_head(&ctx->wqh);
 	ctx->clockid = clockid;
 	timer_setup(&ctx->tmr, timerfd_tmrproc, "timerfd");
-	f = alloc_file(&timerfd_fops, O_RDWR | (flags & TFD_NONBLOCK), ctx);
-	ufd = fd_install_lowest(current->files, f, 0, flags & TFD_CLOEXEC);
-	if (ufd < 0)
-		fput(f);
-	return ufd;
+	return anon_inode_getfd(&timerfd_fops, ctx, flags);
 }
 
 static int do_timerfd_settime(int ufd, int flags, const struct __kernel_itimerspec *new,
