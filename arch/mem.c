@@ -128,6 +128,13 @@ int os_punch_hole(int fd, u64 off, u64 len)
 	return 0;
 }
 
+int os_allocate(int fd, u64 off, u64 len)
+{
+	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		return -errno;
+	return 0;
+}
+
 /* [pos, end) of in to [pos + shift, end + shift) of out. copy_file_range
  * moves the bytes inside the host, over the pages out already has there (a
  * spare file's: kernel/mm/vma.c) or into new ones. 0 or -errno. */

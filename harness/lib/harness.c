@@ -79,6 +79,14 @@ long show(const char *call, long ret)
 	return ret;
 }
 
+int check_failures;
+
+void check(const char *what, int ok)
+{
+	printf("%s: %s\n", what, ok ? "ok" : "FAILED");
+	check_failures += !ok;
+}
+
 const char *status_text(int status)
 {
 	static char buf[40];

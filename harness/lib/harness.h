@@ -25,6 +25,9 @@ const char *signal_name(int sig);
 
 /* Print "CALL = RET" or, for a raw -Exxx, "CALL = -1 ENAME". Returns ret. */
 long show(const char *call, long ret);
+/* Print "what: ok", or "what: FAILED" and count it in check_failures. */
+void check(const char *what, int ok);
+extern int check_failures;
 
 /* "exit 3" or "killed by SIGTERM" for a wait status word. */
 const char *status_text(int status);

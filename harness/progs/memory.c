@@ -12,13 +12,6 @@
 
 #include "harness.h"
 
-static int failures;
-
-static void check(const char *what, int ok)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAILED");
-	failures += !ok;
-}
 
 static int filled(const unsigned char *p, size_t n, unsigned char v)
 {
@@ -137,5 +130,5 @@ int main(void)
 	test_malloc();
 	test_brk();
 	test_mmap();
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }

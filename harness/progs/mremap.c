@@ -48,13 +48,6 @@
 #define PAGE 4096UL
 #define MIB (1UL << 20)
 
-static int failures;
-
-static void check(const char *what, int ok)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAILED");
-	failures += !ok;
-}
 
 static char *map(size_t pages, int prot, int flags)
 {
@@ -521,7 +514,7 @@ static void limits_child(void)
 	ro = map(1, PROT_READ, MAP_PRIVATE);
 	mremap_as("RLIMIT_DATA 64 MiB: read-only, 1 page to 128 MiB, MREMAP_MAYMOVE", ro, PAGE,
 		  128 * MIB, MREMAP_MAYMOVE, NULL, 1);
-	exit(failures ? 1 : 0);
+	exit(check_failures ? 1 : 0);
 }
 
 static void limits(void)
@@ -588,5 +581,5 @@ int main(int argc, char **argv)
 			die("usage: mremap SECTION... (see the header comment)");
 		sections[k].fn();
 	}
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }

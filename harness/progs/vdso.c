@@ -129,7 +129,7 @@ static long long vdso_ns(clockid_t id)
 	return ts_ns(&ts);
 }
 
-static void check(void)
+static void compare_with_syscalls(void)
 {
 	long long prev = 0, t, a, b;
 	struct timespec r1, r2;
@@ -254,7 +254,7 @@ int main(int argc, char **argv)
 	if (found != 5)
 		die("the vDSO has %d of the 5 functions", found);
 	if (!strcmp(argv[1], "check"))
-		check();
+		compare_with_syscalls();
 	else if (!strcmp(argv[1], "exact"))
 		exact();
 	else

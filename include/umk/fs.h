@@ -212,11 +212,17 @@ struct iattr {
  * the calls that create, positive for the others. Each returns 0 or
  * -errno; the VFS has already checked what does not depend on the file
  * system (the name exists or not, its type, a read-only mount). */
+struct path;
+
 struct inode_operations {
 	/* Find dentry->d_name in dir: d_instantiate it, or -ENOENT. */
 	int (*lookup)(struct inode *dir, struct dentry *dentry);
 	/* A symlink's target, into buf (PATH_MAX bytes): its length or -errno. */
 	int (*readlink)(struct dentry *dentry, char *buf);
+	/* A magic link (/proc/PID/fd/N): set *path (a reference) to where it
+	 * leads and return 0, or return 1 to follow its text instead
+	 * (Linux's proc_get_link and nd_jump_link). Optional. */
+	int (*get_link)(struct dentry *dentry, struct path *path);
 	/* Fill st (optional: generic_fillattr from the inode otherwise). */
 	int (*getattr)(struct dentry *dentry, struct stat *st);
 	int (*setattr)(struct dentry *dentry, struct iattr *attr);

@@ -48,6 +48,21 @@ enum vma_kind { VMA_IMAGE, VMA_BRK, VMA_STACK, VMA_ANON };
 
 struct hostmem;
 
+/* A region's flags (Linux's include/linux/mm.h values): VM_MAYWRITE on a
+ * shared region whose object may be written (anonymous, or a file opened
+ * for writing); the rest are set by madvise (kernel/mm/madvise.c). Fork
+ * leaves out a VM_DONTCOPY region and gives the child a VM_WIPEONFORK one
+ * as zeros (kernel/mm/memory.c). */
+#define VM_MAYWRITE	0x00000020UL
+#define VM_SEQ_READ	0x00008000UL	/* MADV_SEQUENTIAL */
+#define VM_RAND_READ	0x00010000UL	/* MADV_RANDOM */
+#define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK */
+#define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK */
+#define VM_DONTDUMP	0x04000000UL	/* MADV_DONTDUMP */
+#define VM_HUGEPAGE	0x20000000UL	/* MADV_HUGEPAGE */
+#define VM_NOHUGEPAGE	0x40000000UL	/* MADV_NOHUGEPAGE */
+#define VM_MERGEABLE	0x80000000UL	/* MADV_MERGEABLE */
+
 struct vm_area_struct {
 	struct list_head list;		/* in mm->mmap, by address */
 	unsigned long vm_start, vm_end;	/* [start, end), page aligned */
@@ -61,6 +76,9 @@ struct vm_area_struct {
 	 * pages are the file's, shared with every process mapping it, until
 	 * mprotect makes the region writable and copies them into mm->mem. */
 	bool private_file;
+	/* VM_* below: what madvise sets, and whether a shared region may be
+	 * written (its file was opened for writing). */
+	unsigned long vm_flags;
 	/* In mm->mm_rb (kernel/mm/vma_tree.c): the children, the node's fixed
 	 * priority, and what its subtree covers (the first start, the last
 	 * end, the largest gap between two of its regions). */

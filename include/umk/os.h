@@ -201,6 +201,9 @@ int os_ftruncate(int fd, u64 size);
 ssize_t os_pwrite(int fd, const void *buf, size_t n, u64 off);
 /* Free [off, off + len) of fd: reads there give zeros again. */
 int os_punch_hole(int fd, u64 off, u64 len);
+/* Give [off, off + len) of fd its pages now, without changing its size
+ * (madvise's MADV_POPULATE_WRITE). 0 or -errno. */
+int os_allocate(int fd, u64 off, u64 len);
 /* Copy the data (not the holes) of [off, off + len) of in to the same
  * offsets of out. out's range must be a hole unless dirty, which makes
  * out's range read as zeros where in's does. */

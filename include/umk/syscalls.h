@@ -99,6 +99,7 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off);
 long sys_munmap(unsigned long addr, size_t len);
 long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
+long sys_madvise(unsigned long start, size_t len_in, int behavior);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
 

@@ -150,6 +150,18 @@ static int follow_link(struct nameidata *nd, struct dentry *link)
 
 	if (++nd->total_link_count > MAXSYMLINKS)
 		return -ELOOP;
+	if (inode->i_op && inode->i_op->get_link) {
+		struct path to;
+
+		err = inode->i_op->get_link(link, &to);
+		if (err <= 0) {
+			if (!err) {
+				path_put(&nd->path);
+				nd->path = to;
+			}
+			return err;
+		}
+	}
 	if (!inode->i_op || !inode->i_op->readlink)
 		return -EINVAL;
 	target = kmalloc(PATH_MAX);

@@ -249,8 +249,11 @@ static void proc_status(struct task_struct *t, struct proc_buf *b)
 		parent && parent != idle_task ? parent->tgid : 0, t->cred.uid, t->cred.euid,
 		t->cred.suid, t->cred.fsuid, t->cred.gid, t->cred.egid, t->cred.sgid,
 		t->cred.fsgid, fdsize);
+	/* VmRSS: the process's own pages in memory (its memory file's);
+	 * pages of shared objects are not counted. */
 	if (t->mm)
-		bprintf(b, "VmSize:\t%8lu kB\n", mm_total_vm(t->mm) / 1024);
+		bprintf(b, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", mm_total_vm(t->mm) / 1024,
+			mm_rss_kib(t->mm));
 	bprintf(b, "Threads:\t%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
 		   "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
 		t->signal->nr_threads ? t->signal->nr_threads : 1, sig_bits(&t->pending.signal),
@@ -435,6 +438,31 @@ static int proc_readlink(struct dentry *dentry, char *buf)
 	return strlen(buf);
 }
 
+/* /proc/PID/fd/N leads to the open file itself, even one whose name is
+ * gone (an unlinked file opened again through it); a file without a path
+ * (a pipe, the console, an anonymous inode) is followed by its text. */
+static int proc_get_link(struct dentry *dentry, struct path *path)
+{
+	struct task_struct *t;
+	struct file *f;
+	long fd;
+
+	if (dentry->d_parent == dentry->d_sb->s_root || !strcmp(dentry->d_name, "exe"))
+		return 1;
+	t = get_proc_task(dentry->d_inode);
+	if (!t)
+		return -ENOENT;
+	if (!parse_number(dentry->d_name, &fd) || !t->files || fd >= NR_OPEN_DEFAULT ||
+	    !t->files->fd[fd])
+		return -ENOENT;
+	f = t->files->fd[fd];
+	if (!f->f_path.dentry)
+		return 1;
+	*path = f->f_path;
+	path_get(path);
+	return 0;
+}
+
 /* ---- directories ---- */
 
 static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
@@ -611,6 +639,7 @@ static const struct inode_operations proc_fdinfo_iops = {
 
 static const struct inode_operations proc_link_iops = {
 	.readlink = proc_readlink,
+	.get_link = proc_get_link,
 };
 
 static const struct file_operations proc_root_fops = {

@@ -30,12 +30,20 @@ bool range_is_kind(struct mm_struct *mm, unsigned long start, unsigned long end,
 		   enum vma_kind kind);
 int forget_range(struct mm_struct *mm, unsigned long start, unsigned long end, bool clear);
 int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
-	       enum vma_kind kind, struct hostmem *shared, u64 off, bool private_file);
+	       enum vma_kind kind, struct hostmem *shared, u64 off, bool private_file,
+	       unsigned long vm_flags);
+/* Make start and end region boundaries where they fall inside a region,
+ * and merge the regions of [start, end] with neighbours that agree again
+ * (madvise's flag changes). */
+void split_at(struct mm_struct *mm, unsigned long start, unsigned long end);
+void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long end);
 unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t len);
 /* Which regions count in total_vm and data_vm (RLIMIT_AS, RLIMIT_DATA). */
 bool is_total_vm(struct mm_struct *mm, struct vm_area_struct *vma);
 bool is_private_writable(struct vm_area_struct *vma);
 bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma);
+/* Add (sign 1) or take away (-1) vma's bytes from mm's sums. */
+void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign);
 
 /* mmap.c: may mm grow by len bytes of a mapping (data: one that counts in
  * data_vm), replacing [addr, addr + len) if replace? RLIMIT_AS and

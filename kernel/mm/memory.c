@@ -41,7 +41,9 @@ static int copy_private(struct mm_struct *old, struct mm_struct *mm, bool dirty)
 	int err;
 
 	list_for_each_entry(vma, &old->mmap, list) {
-		if (vma->shared)
+		/* Shared pages are the object's; a region fork leaves out
+		 * (MADV_DONTFORK) or wipes (MADV_WIPEONFORK) has none to copy. */
+		if (vma->shared || (vma->vm_flags & (VM_DONTCOPY | VM_WIPEONFORK)))
 			continue;
 		if (vma->vm_start == run_e) {
 			run_e = vma->vm_end;
@@ -69,8 +71,9 @@ static int copy_private(struct mm_struct *old, struct mm_struct *mm, bool dirty)
  * fork's copy of an address space (kernel/fork.c's dup_mm, mm/mmap.c's
  * dup_mmap): the same regions, private pages copied (only their data
  * extents: untouched memory costs nothing), shared objects shared, into
- * the spare file of the last mm dropped if there is one. Copy-on-write
- * would copy less; a later optimisation.
+ * the spare file of the last mm dropped if there is one. A VM_DONTCOPY
+ * region is left out, a VM_WIPEONFORK one is the child's as zeros
+ * (madvise). Copy-on-write would copy less; a later optimisation.
  */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
@@ -94,8 +97,13 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->users = 1;
 	mm->map_count = 0;
 	list_for_each_entry(vma, &old->mmap, list) {
-		struct vm_area_struct *new = kmalloc(sizeof(*new));
+		struct vm_area_struct *new;
 
+		if (vma->vm_flags & VM_DONTCOPY) {
+			vm_account(mm, vma, -1);
+			continue;
+		}
+		new = kmalloc(sizeof(*new));
 		*new = *vma;
 		if (new->shared)
 			hostmem_get(new->shared);

@@ -85,7 +85,7 @@ long sys_brk(unsigned long brk)
 	}
 	if (newbrk < oldbrk) {
 		/* The pages are freed, the reservation kept. */
-		if (add_region(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK, NULL, 0, false))
+		if (add_region(mm, newbrk, oldbrk, PROT_NONE, VMA_BRK, NULL, 0, false, 0))
 			return mm->brk;
 		mm->brk = brk;
 		return brk;
@@ -132,7 +132,8 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 			return err ? err : -ENODEV;
 		if (sized)
 			os_ftruncate(obj->fd, off + len);
-		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, false);
+		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, false,
+				 file_writable(f) ? VM_MAYWRITE : 0);
 		return err ? err : (long)addr;
 	}
 	if (!op->read_kernel && !op->get_hostmem)
@@ -146,7 +147,7 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 			return err ? err : -ENODEV;
 		if (sized)
 			os_ftruncate(obj->fd, off + len);
-		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, true);
+		err = add_region(mm, addr, addr + len, prot, VMA_ANON, obj, off, true, 0);
 		return err ? err : (long)addr;
 	}
 	if (op->get_hostmem) {
@@ -155,7 +156,7 @@ static long mmap_file(struct mm_struct *mm, struct file *f, unsigned long addr,
 			return err ? err : -ENODEV;
 	}
 	/* Writable while the bytes go in; the protection asked for after. */
-	err = add_region(mm, addr, addr + len, PROT_READ | PROT_WRITE, VMA_ANON, NULL, 0, false);
+	err = add_region(mm, addr, addr + len, PROT_READ | PROT_WRITE, VMA_ANON, NULL, 0, false, 0);
 	for (done = 0; !err && done < len;) {
 		ssize_t r = obj ? os_pread(obj->fd, (char *)addr + done, len - done, off + done)
 				: op->read_kernel(f, (char *)addr + done, len - done,
@@ -260,13 +261,14 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 			goto out;
 		ret = os_ftruncate(obj->fd, len);
 		if (!ret)
-			ret = add_region(mm, addr, addr + len, (int)prot, kind, obj, 0, false);
+			ret = add_region(mm, addr, addr + len, (int)prot, kind, obj, 0, false,
+					 VM_MAYWRITE);
 		else
 			hostmem_put(obj);
 		if (!ret)
 			ret = (long)addr;
 	} else {
-		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0, false);
+		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0, false, 0);
 		if (!ret)
 			ret = (long)addr;
 	}

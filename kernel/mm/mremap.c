@@ -222,6 +222,7 @@ static long move_vma(struct mm_struct *mm, struct vma_remap_struct *vrm)
 	struct hostmem *obj = vma->shared;
 	u64 off = obj ? vma_offset(vma, old) : 0;
 	bool private_file = vma->private_file;
+	unsigned long vm_flags = vma->vm_flags;
 	int prot = vma->prot, fd = mm->mem->fd, err;
 
 	/* Room for a new region and a split of the old one. */
@@ -236,7 +237,7 @@ static long move_vma(struct mm_struct *mm, struct vma_remap_struct *vrm)
 	}
 	/* vma may be merged away from here on: only its values are used. */
 	err = add_region(mm, new, new + vrm->new_len, prot, kind, obj ? hostmem_get(obj) : NULL,
-			 off, private_file);
+			 off, private_file, vm_flags);
 	if (err) {
 		if (!obj)
 			os_punch_hole(fd, new, old_len);
@@ -279,7 +280,7 @@ static long expand_vma_in_place(struct mm_struct *mm, struct vma_remap_struct *v
 	struct hostmem *obj = vma->shared ? hostmem_get(vma->shared) : NULL;
 
 	return add_region(mm, end, end + vrm->delta, vma->prot, vma->kind, obj,
-			  obj ? vma_offset(vma, end) : 0, vma->private_file);
+			  obj ? vma_offset(vma, end) : 0, vma->private_file, vma->vm_flags);
 }
 
 /* Grow without a new address given: in place if the range ends the

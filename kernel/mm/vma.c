@@ -144,7 +144,7 @@ bool is_data_vm(struct mm_struct *mm, struct vm_area_struct *vma)
 
 /* vma's bytes join (sign 1) or leave (-1) mm's sums: when it is inserted or
  * freed, and around any change of its range, protection or pages. */
-static void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign)
+void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign)
 {
 	unsigned long size = vma->vm_end - vma->vm_start;
 
@@ -297,7 +297,7 @@ static void split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 }
 
 /* Make start and end region boundaries where they fall inside a region. */
-static void split_at(struct mm_struct *mm, unsigned long start, unsigned long end)
+void split_at(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	struct vm_area_struct *vma = find_vma(mm, start);
 
@@ -308,11 +308,12 @@ static void split_at(struct mm_struct *mm, unsigned long start, unsigned long en
 		split_vma(mm, vma, end);
 }
 
-/* Can b, which starts where a ends, join a? Same kind, protection and
- * pages: both private, or one shared object at consecutive offsets. */
+/* Can b, which starts where a ends, join a? Same kind, protection, flags
+ * and pages: both private, or one shared object at consecutive offsets. */
 static bool can_merge(struct vm_area_struct *a, struct vm_area_struct *b)
 {
-	if (a->vm_end != b->vm_start || a->kind != b->kind || a->prot != b->prot)
+	if (a->vm_end != b->vm_start || a->kind != b->kind || a->prot != b->prot ||
+	    a->vm_flags != b->vm_flags)
 		return false;
 	if (a->shared != b->shared || a->private_file != b->private_file)
 		return false;
@@ -321,7 +322,7 @@ static bool can_merge(struct vm_area_struct *a, struct vm_area_struct *b)
 
 /* Merge the regions in [start, end] with neighbours that touch and agree;
  * the rest of the list was merged already. */
-static void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long end)
+void merge_vmas(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	struct vm_area_struct *vma = vma_above(mm, start ? start - 1 : 0), *n;
 
@@ -378,7 +379,8 @@ int forget_range(struct mm_struct *mm, unsigned long start, unsigned long end,
  * the window if mm is there. shared (a reference the region takes over) is
  * NULL for private memory, which starts as zeros. 0 or -errno. */
 int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
-		      enum vma_kind kind, struct hostmem *shared, u64 off, bool private_file)
+		      enum vma_kind kind, struct hostmem *shared, u64 off, bool private_file,
+		      unsigned long vm_flags)
 {
 	struct vm_area_struct *vma;
 	int err = 0;
@@ -392,6 +394,7 @@ int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int
 	vma->shared = shared;
 	vma->vm_off = off;
 	vma->private_file = private_file;
+	vma->vm_flags = vm_flags;
 	if (mm == active_mm())
 		err = install_range(mm, vma, start, end);
 	if (err) {
@@ -447,7 +450,7 @@ unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int p
 		return -ENOMEM;
 	if (mm->map_count >= DEFAULT_MAP_COUNT_MAX)
 		return -ENOMEM;
-	err = add_region(mm, addr, addr + len, prot, kind, NULL, 0, false);
+	err = add_region(mm, addr, addr + len, prot, kind, NULL, 0, false, 0);
 	return err ? (unsigned long)(long)err : addr;
 }
 
@@ -560,6 +563,16 @@ int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot)
 	if (!range_covered(mm, addr, end))
 		return -ENOMEM;
 	prot &= PROT_READ | PROT_WRITE | PROT_EXEC;
+	/* A shared mapping of a file opened read-only cannot become writable
+	 * (Linux's mprotect_fixup: VM_WRITE without VM_MAYWRITE). */
+	vma = vma_above(mm, addr);
+	list_for_each_entry_from(vma, &mm->mmap, list) {
+		if (vma->vm_start >= end)
+			break;
+		if ((prot & PROT_WRITE) && vma->shared && !vma->private_file &&
+		    !(vma->vm_flags & VM_MAYWRITE))
+			return -EACCES;
+	}
 	if (mm->map_count + 2 > DEFAULT_MAP_COUNT_MAX) {
 		struct vm_area_struct *last = find_vma(mm, end - 1);
 

@@ -1,5 +1,5 @@
 /* include/umk/uapi/mman.h: the protections and flags of mmap(2),
- * mprotect(2) and mremap(2) (include/uapi/asm-generic/mman-common.h,
+ * mprotect(2), mremap(2) and madvise(2) (include/uapi/asm-generic/mman-common.h,
  * mman.h, include/uapi/linux/mman.h). The PROT_* bits are also the
  * host's: kernel/mm/mm.c checks them against OS_PROT_*. */
 #ifndef UMK_UAPI_MMAN_H
@@ -30,5 +30,32 @@
 #define MREMAP_MAYMOVE 1
 #define MREMAP_FIXED 2
 #define MREMAP_DONTUNMAP 4
+
+/* madvise(2)'s advice (include/uapi/asm-generic/mman-common.h) */
+#define MADV_NORMAL 0
+#define MADV_RANDOM 1
+#define MADV_SEQUENTIAL 2
+#define MADV_WILLNEED 3
+#define MADV_DONTNEED 4
+#define MADV_FREE 8
+#define MADV_REMOVE 9
+#define MADV_DONTFORK 10
+#define MADV_DOFORK 11
+#define MADV_MERGEABLE 12
+#define MADV_UNMERGEABLE 13
+#define MADV_HUGEPAGE 14
+#define MADV_NOHUGEPAGE 15
+#define MADV_DONTDUMP 16
+#define MADV_DODUMP 17
+#define MADV_WIPEONFORK 18
+#define MADV_KEEPONFORK 19
+#define MADV_COLD 20
+#define MADV_PAGEOUT 21
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#define MADV_DONTNEED_LOCKED 24
+#define MADV_COLLAPSE 25
+#define MADV_HWPOISON 100
+#define MADV_SOFT_OFFLINE 101
 
 #endif
