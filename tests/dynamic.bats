@@ -29,6 +29,34 @@ B=2'
 	assert_output 45
 }
 
+# python's event loops wake on a signal through signal.set_wakeup_fd: the
+# C handler writes the signal number to the fd, which an epoll watches.
+WAKEUP_PY='
+import os, select, signal
+r, w = os.pipe()
+os.set_blocking(w, False)
+signal.set_wakeup_fd(w)
+signal.signal(signal.SIGUSR1, lambda *a: print("handler"))
+ep = select.epoll()
+ep.register(r, select.EPOLLIN)
+print("nothing ready:", ep.poll(0))
+os.kill(os.getpid(), signal.SIGUSR1)
+print("ready:", [(fd == r, ev == select.EPOLLIN) for fd, ev in ep.poll(5)])
+print("byte read:", list(os.read(r, 16)) == [signal.SIGUSR1])
+print("set_wakeup_fd(-1) returns the old fd:", signal.set_wakeup_fd(-1) == w)
+ep.close()
+'
+
+@test "python3's select.epoll and signal.set_wakeup_fd wake an event loop on a signal" {
+	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
+	same_as_native /usr/bin/python3 -c "$WAKEUP_PY"
+	assert_output 'nothing ready: []
+handler
+ready: [(True, True)]
+byte read: True
+set_wakeup_fd(-1) returns the old fd: True'
+}
+
 @test "a program finds its library beside it through \$ORIGIN and /proc/self/exe" {
 	same_as_native $B/dyn/needlib
 	assert_output 'libumkdyn: answer 42, twice 21 = 42'

@@ -172,6 +172,18 @@ section() {
 	assert_line --regexp '^  futex.time    [0-9]+ ns = [0-9.]+ s on CLOCK_MONOTONIC$'
 }
 
+@test "umk-task shows the file a task waits on: an epoll's items and ready fds, a timerfd's clock and expiry, an eventfd's count, a signalfd's signals" {
+	umk_gdb -ex 'break sys_getppid' -ex run -ex 'umk-task 2' -ex 'umk-task 3' -ex umk-ps \
+		-ex 'python from umk.files import fd_file, DESCRIBE; from umk.tasks import find_task; t = find_task(2); print("fd 4:", DESCRIBE["eventfd"](fd_file(t, 4))); print("fd 5:", DESCRIBE["signalfd"](fd_file(t, 5)))' \
+		-ex kill -- "$H"/evwait
+	assert_line --regexp '^    2     2     1 sleeping +evwait +epoll_(pwait|wait) '
+	assert_line --regexp '^    3     3     1 sleeping +evwait +read '
+	assert_line 'waits on fd 6: eventpoll, 3 items (fd 3 4 5), ready: none'
+	assert_line --regexp '^waits on fd 3: timerfd, CLOCK_MONOTONIC, 0 expirations unread, next at [0-9]+ ns on CLOCK_MONOTONIC, interval 0 ns$'
+	assert_line 'fd 4: count 0'
+	assert_line 'fd 5: reads USR1'
+}
+
 @test "umk-task of a task that just entered nanosleep shows do_no_restart_syscall" {
 	umk_gdb -ex 'break sys_nanosleep' -ex run -ex umk-task -ex kill -- "$H"/sleeper 10
 	assert_line --regexp '^pid 1 \(sleeper\): running, tgid 1, task_struct 0x[0-9a-f]+$'

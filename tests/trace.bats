@@ -55,6 +55,21 @@ load helper
 	trace_has '^[0-9]+ timer .*nanosleep.* expired$'
 }
 
+@test "an epoll wait and a timerfd read are traced as sleeps, the timerfd's expiry as a timer that wakes both" {
+	umk --trace $H/evwait
+	assert_output 'epoll_wait = 1, fd 3 ready
+read(timerfd) = 8, 1 expiration'
+	trace_has '^2 enter epoll_pwait\(6, 0x[0-9a-f]+, 1, -1, NULL, 8\)$'
+	trace_has '^2 switch 2 -> [0-9]+ \(sleep\)$'
+	trace_has '^3 enter read\(3, 0x[0-9a-f]+, 8\)$'
+	trace_has '^3 switch 3 -> [0-9]+ \(sleep\)$'
+	trace_has '^[0-9]+ timer timerfd expired$'
+	trace_has '^[0-9]+ wakeup 2$'
+	trace_has '^[0-9]+ wakeup 3$'
+	trace_has '^2 exit epoll_pwait = 1$'
+	trace_has '^3 exit read = 8$'
+}
+
 @test "--trace=FILE writes the trace to FILE and leaves stdout and stderr clean" {
 	local f=$BATS_TEST_TMPDIR/trace.txt
 	umk --trace="$f" $H/hello

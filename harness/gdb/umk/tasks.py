@@ -10,6 +10,7 @@ never is), as only it can be running user code.
 import gdb
 
 from umk import constants
+from umk.files import format_wait_file
 from umk.regs import format_regs, orig_rax_str, tif_flags_str
 from umk.restart import format_restart_block, format_resume
 from umk.signals import sigset_str
@@ -196,7 +197,11 @@ RAX as a return value with an -E code's name) and its restart_block: fn by
 symbol name (the continuation restart_syscall would run) and the union
 member that fn uses, decoded: nanosleep (clock, rmtp and what it holds,
 the absolute expiry in ns and s), futex, poll; and the continuations
-SA_RESUME keeps for its running handlers, if any."""
+SA_RESUME keeps for its running handlers, if any. A task in a call that
+waits on an fd (read, epoll_wait...) also gets the file it waits on: its
+kind, and for an epoll its watched and ready fds, for a timerfd its clock,
+unread expirations and next expiry, for an eventfd its count, for a
+signalfd the signals it reads."""
 
     def __init__(self):
         super().__init__("umk-task")
@@ -209,6 +214,7 @@ SA_RESUME keeps for its running handlers, if any."""
             ulong(t))]
         orig_ax = int(t["orig_ax"])
         out.append("system call: %s, orig_rax %s" % (task_syscall(t), orig_rax_str(orig_ax)))
+        out += format_wait_file(t, task_syscall(t))
         own, shared = pending_sets(t)
         out.append("signals: pending %s, shared pending %s, blocked %s" % (
             sigset_str(own), sigset_str(shared), sigset_str(ulong(t["blocked"]["sig"]))))
