@@ -50,6 +50,7 @@ load helper
 	assert_line 'after F_SETFL: O_RDWR FD_CLOEXEC'
 	assert_line 'link: anon_inode:[eventfd]'
 	assert_line 'fstat(eventfd): mode 0600, type none, nlink 1'
+	assert_line 'fstatfs(eventfd): f_type 0x9041934 (ANON_INODE_FS_MAGIC)'
 	assert_line 'fdinfo eventfd-count:                3'
 	assert_line 'fdinfo eventfd-semaphore: 0'
 }

@@ -26,6 +26,9 @@
  *                 how late its sleep returns after its deadline, median
  *                 and p99 in us; the sleep must return 0 (restarted, not
  *                 EINTR), never early, and the child must have stopped
+ *   sortpipe N    N runs of `busybox seq 200000 | busybox sort -r | busybox
+ *                 md5sum` (sort's reallocs of large blocks: mremap): ns per
+ *                 run; every run's digest must be the first one's
  *
  * sleepers N M (harness/progs/sleepers.c) is the sleep-precision probe. */
 #define _GNU_SOURCE
@@ -42,6 +45,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+
+#define BUSYBOX "/bin/busybox"
 
 static long rounds;
 
@@ -374,10 +379,75 @@ static void probe_stopcont(const char *self)
 	       late[rounds / 2] / 1e3, late[rounds * 99 / 100] / 1e3, rounds);
 }
 
+/* One stage of the sort pipeline: busybox APPLET ARG... with stdin in
+ * and stdout out (-1: keep). */
+static pid_t pipeline_stage(int in, int out, char *const argv[])
+{
+	pid_t pid = fork_or_na("sort pipeline");
+
+	if (pid == 0) {
+		if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0))
+			_exit(126);
+		for (int fd = 3; fd < 16; fd++)
+			close(fd);
+		execv(BUSYBOX, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* `busybox seq 200000 | busybox sort -r | busybox md5sum`, the pipeline
+ * of a realloc-heavy sort (mremap), N times: the time of one run, every
+ * run's digest checked to be the first one's. */
+static void probe_sortpipe(void)
+{
+	static char *const seq[] = { "busybox", "seq", "200000", NULL };
+	static char *const sort[] = { "busybox", "sort", "-r", NULL };
+	static char *const md5[] = { "busybox", "md5sum", NULL };
+	char first[64] = "", digest[64];
+	double t0;
+
+	if (access(BUSYBOX, X_OK)) {
+		printf("sort pipeline: n/a (no %s)\n", BUSYBOX);
+		return;
+	}
+	t0 = now_ms();
+	for (long i = 0; i < rounds; i++) {
+		int a[2], b[2], c[2];
+		pid_t pid[3];
+		ssize_t n, got = 0;
+
+		if (pipe(a) || pipe(b) || pipe(c))
+			die("pipe: %s", errno_name(errno));
+		pid[0] = pipeline_stage(-1, a[1], seq);
+		pid[1] = pipeline_stage(a[0], b[1], sort);
+		pid[2] = pipeline_stage(b[0], c[1], md5);
+		close(a[0]), close(a[1]), close(b[0]), close(b[1]), close(c[1]);
+		while ((n = read(c[0], digest + got, sizeof(digest) - 1 - got)) > 0)
+			got += n;
+		digest[got] = 0;
+		close(c[0]);
+		for (int k = 0; k < 3; k++) {
+			int status = wait_status(pid[k]);
+
+			if (status != 0)
+				die("sort pipeline: stage %d ended with %s", k, status_text(status));
+		}
+		if (got < 32)
+			die("sort pipeline: md5sum said '%s'", digest);
+		if (!first[0])
+			strcpy(first, digest);
+		else if (strcmp(first, digest))
+			die("sort pipeline: run %ld's digest differs from the first", i);
+	}
+	printf("sort pipeline: %.0f ns/op (%ld runs of busybox seq 200000 | sort -r | md5sum)\n",
+	       (now_ms() - t0) * 1e6 / rounds, rounds);
+}
+
 int main(int argc, char **argv)
 {
 	static const char usage[] =
-		"usage: bench getpid|clock|yield|yieldproc|pipe|epoll|signal|stopcont N | forkwait N [KIB]";
+		"usage: bench getpid|clock|yield|yieldproc|pipe|epoll|signal|stopcont|sortpipe N | forkwait N [KIB]";
 
 	if (argc == 3 && strcmp(argv[1], "stopcont-child") == 0) {
 		stopcont_child(atoi(argv[2]));
@@ -407,6 +477,8 @@ int main(int argc, char **argv)
 		probe_forkwait(argc == 4 ? atol(argv[3]) : 0);
 	else if (strcmp(argv[1], "stopcont") == 0)
 		probe_stopcont(argv[0]);
+	else if (strcmp(argv[1], "sortpipe") == 0)
+		probe_sortpipe();
 	else
 		die("%s", usage);
 	return 0;

@@ -22,7 +22,7 @@
 # Environment: N (calls per probe run, 50000), ROUNDS (5), CPU (0),
 # SLEEPS (1 ms sleeps of the nanosleep probe, 200), WAKES (wake-ups per
 # sleepers run, 20000: 20 sleeps each, at least 2), STOPS (stops of the
-# stop/continue probe, 20), PEERS ("uml gvisor"), PROBES (ids to run, all
+# stop/continue probe, 20), SORTS (runs of the sort pipeline probe, 3), PEERS ("uml gvisor"), PROBES (ids to run, all
 # by default), PROBE_LIST (harness/bench/bench.probes), BUILD (build), OUT
 # ($BUILD/bench).
 set -euo pipefail
@@ -43,11 +43,12 @@ CPU=${CPU:-0}
 SLEEPS=${SLEEPS:-200}
 WAKES=${WAKES:-20000}
 STOPS=${STOPS:-20}
+SORTS=${SORTS:-3}
 PEERS=${PEERS:-}
 PROBES=${PROBES:-}
 PROBE_LIST=${PROBE_LIST:-harness/bench/bench.probes}
 [[ -r $PROBE_LIST ]] || die "PROBE_LIST=$PROBE_LIST: cannot read it"
-for v in N ROUNDS SLEEPS WAKES STOPS; do
+for v in N ROUNDS SLEEPS WAKES STOPS SORTS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: not a positive number"
 done
 [[ $CPU =~ ^[0-9]+$ ]] || die "CPU=$CPU: not a CPU number"
@@ -81,7 +82,7 @@ while IFS='|' read -r id w s c _; do
 	read -r c <<<"$c"
 	if [[ -n $PROBES && " $PROBES " != *" $id "* ]]; then continue; fi
 	# longest first: $N1000 is not $N followed by 1000
-	for v in M10000 M1000 M100 M10 N1000 N100 N10 SLEEPS STOPS N; do
+	for v in M10000 M1000 M100 M10 N1000 N100 N10 SLEEPS STOPS SORTS N; do
 		c=${c//\$$v/${!v}}
 	done
 	[[ $c != *'$'* ]] || die "$PROBE_LIST: $id: unknown variable in '$c'"
@@ -239,8 +240,8 @@ if grep -qw fsgsbase /proc/cpuinfo; then fsgs=yes; else fsgs=no; fi
 		esac
 	done
 	printf 'peers\t%s\n' "$PEERS"
-	printf 'settings\tN=%s ROUNDS=%s CPU=%s SLEEPS=%s WAKES=%s STOPS=%s\n' \
-		"$N" "$ROUNDS" "$CPU" "$SLEEPS" "$WAKES" "$STOPS"
+	printf 'settings\tN=%s ROUNDS=%s CPU=%s SLEEPS=%s WAKES=%s STOPS=%s SORTS=%s\n' \
+		"$N" "$ROUNDS" "$CPU" "$SLEEPS" "$WAKES" "$STOPS" "$SORTS"
 	printf 'load before\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT/meta.tsv"
 

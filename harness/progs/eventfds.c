@@ -6,7 +6,7 @@
  *
  *   eventfd        the counter: reads, writes, sizes, the ULLONG_MAX
  *                  limits, POLLIN/POLLOUT, flags, /proc/self/fd and
- *                  fdinfo, fstat
+ *                  fdinfo, fstat, fstatfs
  *   semaphore      EFD_SEMAPHORE: each read takes 1
  *   eventfd-wait   a blocking read waits for a thread's write, a blocking
  *                  write that would overflow waits for a thread's read
@@ -43,6 +43,7 @@
 #include <sys/select.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -164,8 +165,10 @@ static void show_fdinfo(int fd, const char *const *prefixes)
 	fclose(f);
 }
 
+/* fstat, and fstatfs's file system: anon_inodefs, as Linux's. */
 static void show_fstat(const char *what, int fd)
 {
+	struct statfs sfs;
 	struct stat st;
 
 	if (fstat(fd, &st))
@@ -173,6 +176,11 @@ static void show_fstat(const char *what, int fd)
 	else
 		printf("fstat(%s): mode %04o, type %s, nlink %lu\n", what, st.st_mode & 07777,
 		       (st.st_mode & S_IFMT) ? "some" : "none", (unsigned long)st.st_nlink);
+	if (fstatfs(fd, &sfs))
+		printf("fstatfs(%s) = -1 %s\n", what, errno_name(errno));
+	else
+		printf("fstatfs(%s): f_type %#lx%s\n", what, (unsigned long)sfs.f_type,
+		       sfs.f_type == 0x09041934 ? " (ANON_INODE_FS_MAGIC)" : "");
 }
 
 static void show_flags(const char *what, int fd)

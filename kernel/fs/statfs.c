@@ -6,8 +6,9 @@
  * it read-only. umk's tmpfs answers as Linux's tmpfs with its default
  * size, half of the host's RAM: its free space is what the host has free,
  * up to that size, since a tmpfs file's pages are host memory. /proc has
- * no blocks. A pipe is on pipefs, the console on devpts, as on Linux with
- * a terminal.
+ * no blocks. A pipe is on pipefs, a socket on sockfs, epoll, eventfd,
+ * signalfd and timerfd on anon_inodefs, the console on devpts, as on Linux
+ * with a terminal.
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
@@ -68,6 +69,18 @@ long sys_statfs(const char __user *pathname, struct statfs __user *ubuf)
 	return err;
 }
 
+/* The file system of a file without a path of its own. */
+static long nameless_fs_magic(struct file *f)
+{
+	if (!strcmp(f->f_op->name, "pipe"))
+		return PIPEFS_MAGIC;
+	if (!strcmp(f->f_op->name, "socket"))
+		return SOCKFS_MAGIC;
+	if (f->f_op->fstat == anon_inode_fstat)
+		return ANON_INODE_FS_MAGIC;
+	return DEVPTS_SUPER_MAGIC;	/* the console */
+}
+
 long sys_fstatfs(unsigned int fd, struct statfs __user *ubuf)
 {
 	struct file *f = fget(fd);
@@ -80,7 +93,7 @@ long sys_fstatfs(unsigned int fd, struct statfs __user *ubuf)
 		err = vfs_statfs(&f->f_path, &buf);
 	} else {
 		memset(&buf, 0, sizeof(buf));
-		buf.f_type = !strcmp(f->f_op->name, "pipe") ? PIPEFS_MAGIC : DEVPTS_SUPER_MAGIC;
+		buf.f_type = nameless_fs_magic(f);
 		buf.f_bsize = buf.f_frsize = PAGE_SIZE;
 		buf.f_namelen = NAME_MAX;
 		buf.f_flags = ST_VALID;

@@ -21,6 +21,8 @@ struct statfs {
 #define TMPFS_MAGIC 0x01021994
 #define PROC_SUPER_MAGIC 0x9fa0
 #define PIPEFS_MAGIC 0x50495045
+#define ANON_INODE_FS_MAGIC 0x09041934
+#define SOCKFS_MAGIC 0x534F434B
 #define DEVPTS_SUPER_MAGIC 0x1cd1
 
 /* f_flags (include/linux/statfs.h) */
