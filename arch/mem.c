@@ -189,6 +189,22 @@ static int copy_data(int in, int out, off_t off, off_t len, off_t shift, bool di
 	return 0;
 }
 
+int os_next_data(int fd, u64 off, u64 end, u64 *data, u64 *hole)
+{
+	off_t d = lseek(fd, (off_t)off, SEEK_DATA), h;
+
+	if (d < 0)
+		return errno == ENXIO ? 0 : -errno;
+	if ((u64)d >= end)
+		return 0;
+	h = lseek(fd, d, SEEK_HOLE);
+	if (h < 0)
+		return -errno;
+	*data = (u64)d;
+	*hole = (u64)h < end ? (u64)h : end;
+	return 1;
+}
+
 int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
 {
 	return copy_data(in, out, (off_t)off, (off_t)len, 0, dirty);

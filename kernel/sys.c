@@ -270,7 +270,7 @@ long sys_uname(struct new_utsname __user *name)
 	/* The release is the modern ABI umk implements; libcs check it. */
 	static const struct new_utsname uts = {
 		.sysname = "Linux",
-		.nodename = "umk",
+		.nodename = UTS_NODENAME,
 		.release = "6.12.0-umk",
 		.version = "#1 umk 0.1.0",
 		.machine = "x86_64",

@@ -26,4 +26,7 @@ void *kgrow(void *p, size_t n, size_t *cap, size_t size);
  * for what must never happen. */
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 
+/* The host name uname reports (kernel/sys.c), and %h of core_pattern. */
+#define UTS_NODENAME "umk"
+
 #endif

@@ -106,6 +106,9 @@ struct mm_struct {
 	unsigned long start_brk, brk, brk_limit;	/* brk in [start_brk, brk_limit) */
 	unsigned long start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
+	/* The auxiliary vector exec gave the program, AT_NULL-terminated
+	 * (Linux's mm->saved_auxv): for the core dump's NT_AUXV. */
+	unsigned long saved_auxv[2 * 24];
 	unsigned long load_base;	/* where the image was placed */
 	char exe[256];			/* path the program was executed as */
 	int dumpable;			/* SUID_DUMP_*: PR_GET_DUMPABLE (kernel/sys.c) */
@@ -176,6 +179,10 @@ int mm_init(void);
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind);
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
+/* The host file holding vma's pages, and the offset in it of address addr
+ * in vma (the core dump reads regions from there). */
+int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);
+u64 vma_offset(struct vm_area_struct *vma, unsigned long addr);
 int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot);
 
 struct task_struct;

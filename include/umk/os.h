@@ -204,6 +204,9 @@ int os_punch_hole(int fd, u64 off, u64 len);
 /* Give [off, off + len) of fd its pages now, without changing its size
  * (madvise's MADV_POPULATE_WRITE). 0 or -errno. */
 int os_allocate(int fd, u64 off, u64 len);
+/* The first extent of data of fd in [off, end): 1 with [*data, *hole),
+ * 0 when the rest of the range is a hole, or -errno (SEEK_DATA, SEEK_HOLE). */
+int os_next_data(int fd, u64 off, u64 end, u64 *data, u64 *hole);
 /* Copy the data (not the holes) of [off, off + len) of in to the same
  * offsets of out. out's range must be a hole unless dirty, which makes
  * out's range read as zeros where in's does. */

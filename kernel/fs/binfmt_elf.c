@@ -350,6 +350,7 @@ void create_elf_tables(struct linux_binprm *bprm)
 		panic("create_elf_tables: strings moved (%#lx/%#lx, %#lx/%#lx)", mm->arg_end,
 		      bprm->p + bprm->argv_len, s, bprm->exec);
 	memcpy(sp, auxv, ei * sizeof(unsigned long));
+	memcpy(mm->saved_auxv, auxv, ei * sizeof(unsigned long));
 	mm->start_stack = bprm->sp;
 }
 

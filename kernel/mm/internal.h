@@ -13,9 +13,6 @@
 
 /* vma.c: an mm's regions */
 
-/* The host file and the offset in it of address addr in vma. */
-int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);
-u64 vma_offset(struct vm_area_struct *vma, unsigned long addr);
 /* A new mm over the memory file mem (a reference it takes over). */
 struct mm_struct *mm_alloc_mem(struct hostmem *mem);
 /* The memory file of the last mm dropped, if one was kept: the caller's. */

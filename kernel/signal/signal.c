@@ -288,8 +288,10 @@ static void complete_signal(int sig, struct task_struct *p, bool group)
 		return;
 	}
 
-	/* A fatal signal kills the whole group at once, as Linux does. */
-	if (sig_fatal(p, sig) && !(signal->flags & SIGNAL_GROUP_EXIT) &&
+	/* A fatal signal kills the whole group at once, as Linux does, but
+	 * one that dumps core: the thread that takes it writes the core
+	 * first, in get_signal. */
+	if (sig_fatal(p, sig) && !sig_kernel_coredump(sig) && !(signal->flags & SIGNAL_GROUP_EXIT) &&
 	    !sigismember(&t->real_blocked, sig) &&
 	    (sig == SIGKILL || !sigismember(&t->blocked, sig))) {
 		signal->flags = SIGNAL_GROUP_EXIT;
@@ -682,11 +684,15 @@ bool get_signal(struct ksignal *ksig)
 			do_signal_stop(signr);
 			continue;
 		}
-		/* Terminate (and "dump core": umk writes no core file). */
+		/* Terminate, after a core dump for the signals whose default
+		 * action is one (kernel/fs/coredump.c): the core bit of the
+		 * exit status says it was written. */
 		trace_with(TR_DELIVER,
 			   &(struct trace_fields){ .other = current->tgid, .sig = signr,
 						   .what = "terminate" },
 			   "%s -> terminate", signal_name(signr));
+		if (sig_kernel_coredump(signr) && do_coredump(&ksig->info))
+			do_group_exit(signr | 0x80);
 		do_group_exit(signr);
 	}
 }

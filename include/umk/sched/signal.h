@@ -38,6 +38,11 @@ void posixtimer_queue_sigqueue(struct sigqueue *q, struct task_struct *t, bool g
 void fill_kill_info(kernel_siginfo_t *info, int sig, int code);
 int dequeue_signal(const sigset_t *mask, kernel_siginfo_t *info);
 bool get_signal(struct ksignal *ksig);
+/* kernel/fs/coredump.c: write the core file of the current process, dying
+ * of the signal of info, if its RLIMIT_CORE and core_pattern allow: true
+ * when it was written. core_pattern is kernel.core_pattern ("core"). */
+bool do_coredump(const kernel_siginfo_t *info);
+extern char core_pattern[128];
 void force_sigsegv(int sig);
 void force_sig_fault(int sig, int code, unsigned long addr);
 void recalc_sigpending(void);
