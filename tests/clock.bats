@@ -75,6 +75,7 @@ B progressed'
 	done <<'EOF_PROGS'
 sigcalls alarm-sicode
 sigcalls itimer
+sigcalls itimer-cpu
 sigcalls timedwait
 pollwait timeouts
 pollwait eintr

@@ -84,6 +84,33 @@ again, SIGUSR1 and SIGRTMIN+1 by kill, SIGUSR2 by raise
 OUT
 }
 
+@test "ITIMER_PROF and ITIMER_VIRTUAL signal on CPU time spent, not while asleep, and fork does not inherit them" {
+	same_as_native $H/sigcalls itimer-cpu
+	assert_line 'getitimer(ITIMER_PROF): interval 100 ms, value running'
+	assert_line 'child: getitimer(ITIMER_PROF): interval 0 ms, value 0'
+	assert_line '3 SIGPROF while spinning: yes, si_code SI_KERNEL, after 250 to 600 ms of CPU: yes'
+	assert_line 'SIGPROF while asleep 300 ms: 0'
+	assert_line 'SIGVTALRM while spinning: once, after 50 to 400 ms of CPU: yes'
+	assert_line 'setitimer(3) = -1 EINVAL'
+}
+
+@test "kill and sigqueue to a thread's id signal its process: the named thread takes it unless it blocks it" {
+	same_as_native $H/sigcalls tidkill
+	assert_output 'a thread that takes SIGUSR1:
+kill(tid, 0) = 0
+kill(tid, SIGUSR1) = 0
+  handled by: the thread named
+sigqueue(tid, SIGUSR1) = 0
+  handled by: the main thread
+a thread that blocks SIGUSR1:
+kill(tid, 0) = 0
+kill(tid, SIGUSR1) = 0
+  handled by: the main thread
+sigqueue(tid, SIGUSR1) = 0
+  handled by: the main thread
+kill(the joined thread'"'"'s tid, 0) = -1 ESRCH'
+}
+
 @test "alarm and a 50 ms ITIMER_REAL deliver SIGALRM on time, and SIGALRM ends pause with EINTR" {
 	same_as_native $H/sigcalls itimer
 	assert_line 'alarm(1) = 0'

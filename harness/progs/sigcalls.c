@@ -4,6 +4,10 @@
  *              values, standard ones coalesce, the EPERM rule
  *   order      several signals pending at once: the order handlers run in
  *   itimer     alarm, setitimer/getitimer with an interval, pause + EINTR
+ *   itimer-cpu ITIMER_PROF and ITIMER_VIRTUAL: signals on CPU time spent,
+ *              none while asleep, not inherited by fork
+ *   tidkill    kill and sigqueue to a thread's id: its process gets the
+ *              signal, the named thread takes it unless it blocks it
  *   alarm-sicode  the si_code of SIGALRM from setitimer and alarm
  *   altstack   sigaltstack with SA_ONSTACK, from inside a handler and out
  *   altstack-frame  the uc_stack a frame saves; SS_AUTODISARM
@@ -496,11 +500,161 @@ static void altstack_frame(void)
 	print_stack("old", &old);
 }
 
+/* ---- ITIMER_PROF and ITIMER_VIRTUAL ---- */
+
+static volatile sig_atomic_t cpu_signals, cpu_code;
+
+static void cpu_itimer_handler(int sig, siginfo_t *si, void *uc)
+{
+	cpu_signals++;
+	cpu_code = si->si_code;
+}
+
+/* The process's CPU time, ms. */
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Spin until n signals came or 5 s of wall time passed: the CPU time it
+ * took, ms. */
+static double spin_for(int n)
+{
+	double start = cpu_ms(), wall = now_ms();
+
+	while (cpu_signals < n && now_ms() - wall < 5000)
+		;
+	return cpu_ms() - start;
+}
+
+static void show_itimer(const char *what, int which)
+{
+	struct itimerval v;
+	long r = rsys(SYS_getitimer, which, &v);
+
+	if (r) {
+		show(what, r);
+		return;
+	}
+	printf("%s: interval %ld ms, value %s\n", what,
+	       v.it_interval.tv_sec * 1000 + v.it_interval.tv_usec / 1000,
+	       v.it_value.tv_sec || v.it_value.tv_usec ? "running" : "0");
+}
+
+static void itimer_cpu(void)
+{
+	struct itimerval every100 = { { 0, 100000 }, { 0, 100000 } };
+	struct itimerval once100 = { { 0, 0 }, { 0, 100000 } }, off = { 0 };
+	struct timespec nap = { 0, 300000000 };
+	double used;
+	int status;
+	pid_t pid;
+
+	set_handler(SIGPROF, cpu_itimer_handler, SA_RESTART, NULL);
+	set_handler(SIGVTALRM, cpu_itimer_handler, SA_RESTART, NULL);
+	show_itimer("getitimer(ITIMER_PROF) at start", ITIMER_PROF);
+	show("setitimer(ITIMER_PROF, 100ms of CPU every 100ms)",
+	     rsys(SYS_setitimer, ITIMER_PROF, &every100, NULL));
+	show_itimer("getitimer(ITIMER_PROF)", ITIMER_PROF);
+	pid = fork();
+	if (pid == 0) {
+		show_itimer("child: getitimer(ITIMER_PROF)", ITIMER_PROF);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	used = spin_for(3);
+	printf("3 SIGPROF while spinning: %s, si_code %s, after 250 to 600 ms of CPU: %s\n",
+	       cpu_signals >= 3 ? "yes" : "no", cpu_code == SI_KERNEL ? "SI_KERNEL" : "other",
+	       used >= 250 && used <= 600 ? "yes" : "no");
+	cpu_signals = 0;
+	nanosleep(&nap, NULL);
+	printf("SIGPROF while asleep 300 ms: %d\n", (int)cpu_signals);
+	show("setitimer(ITIMER_PROF, off)", rsys(SYS_setitimer, ITIMER_PROF, &off, NULL));
+
+	cpu_signals = 0;
+	show("setitimer(ITIMER_VIRTUAL, 100ms once)", rsys(SYS_setitimer, ITIMER_VIRTUAL, &once100, NULL));
+	used = spin_for(1);
+	printf("SIGVTALRM while spinning: %s, after 50 to 400 ms of CPU: %s\n",
+	       cpu_signals == 1 ? "once" : "no", used >= 50 && used <= 400 ? "yes" : "no");
+	show_itimer("getitimer(ITIMER_VIRTUAL) after", ITIMER_VIRTUAL);
+	show("setitimer(3)", rsys(SYS_setitimer, 3, &once100, NULL));
+	show("getitimer(-1)", rsys(SYS_getitimer, -1, &off));
+}
+
+/* ---- kill and sigqueue to a thread's id ---- */
+
+static volatile pid_t handled_by;
+static volatile int thread_ready, thread_done;
+
+static void tid_handler(int sig, siginfo_t *si, void *uc)
+{
+	handled_by = (pid_t)syscall(SYS_gettid);
+}
+
+static pid_t thread_tid;
+
+static void *tid_thread(void *arg)
+{
+	sigset_t set;
+
+	if (arg) {		/* this thread blocks SIGUSR1 */
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	}
+	thread_tid = (pid_t)syscall(SYS_gettid);
+	thread_ready = 1;
+	while (!thread_done)
+		msleep(5);
+	return NULL;
+}
+
+static const char *who(pid_t tid)
+{
+	return tid == thread_tid ? "the thread named" :
+	       tid == getpid() ? "the main thread" : tid ? "another thread" : "nobody";
+}
+
+static void tidkill_round(int blocks)
+{
+	pthread_t t;
+
+	thread_ready = thread_done = 0;
+	handled_by = 0;
+	if (pthread_create(&t, NULL, tid_thread, blocks ? &t : NULL))
+		die("pthread_create failed");
+	while (!thread_ready)
+		msleep(1);
+	show("kill(tid, 0)", rsys(SYS_kill, thread_tid, 0));
+	show("kill(tid, SIGUSR1)", rsys(SYS_kill, thread_tid, SIGUSR1));
+	msleep(50);
+	printf("  handled by: %s\n", who(handled_by));
+	handled_by = 0;
+	show("sigqueue(tid, SIGUSR1)", sigqueue(thread_tid, SIGUSR1, (union sigval){ 0 }) ? -errno : 0);
+	msleep(50);
+	printf("  handled by: %s\n", who(handled_by));
+	thread_done = 1;
+	pthread_join(t, NULL);
+}
+
+static void tidkill(void)
+{
+	set_handler(SIGUSR1, tid_handler, 0, NULL);
+	printf("a thread that takes SIGUSR1:\n");
+	tidkill_round(0);
+	printf("a thread that blocks SIGUSR1:\n");
+	tidkill_round(1);
+	show("kill(the joined thread's tid, 0)", rsys(SYS_kill, thread_tid, 0));
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2)
-		die("usage: sigcalls timedwait|queue|order|itimer|alarm-sicode|altstack|altstack-frame");
+		die("usage: sigcalls timedwait|queue|order|itimer|itimer-cpu|tidkill|alarm-sicode|altstack|altstack-frame");
 	if (strcmp(argv[1], "sleep") == 0) {	/* a child to signal */
 		msleep(10000);
 		return 0;
@@ -514,6 +668,10 @@ int main(int argc, char **argv)
 		order();
 	else if (strcmp(argv[1], "itimer") == 0)
 		itimer();
+	else if (strcmp(argv[1], "itimer-cpu") == 0)
+		itimer_cpu();
+	else if (strcmp(argv[1], "tidkill") == 0)
+		tidkill();
 	else if (strcmp(argv[1], "alarm-sicode") == 0)
 		alarm_sicode();
 	else if (strcmp(argv[1], "altstack") == 0)

@@ -149,6 +149,13 @@ struct signal_struct {
 	struct timer_list real_timer;	/* ITIMER_REAL (kernel/time/itimer.c) */
 	u64 it_real_incr;		/* its interval, ns */
 	struct task_struct *leader;	/* whom real_timer signals */
+	/* ITIMER_PROF and ITIMER_VIRTUAL (Linux's signal->it[CPUCLOCK_PROF],
+	 * [CPUCLOCK_VIRT]): the expiry on the process's CPU clock, 0 when
+	 * disarmed, and the interval, ns (kernel/time/itimer.c; checked with
+	 * the CPU-clock timers, kernel/time/posix-cpu-timers.c). */
+	struct cpu_itimer {
+		u64 expires, incr;
+	} it[2];
 	/* POSIX timers (kernel/time/posix-timers.c): every timer of the
 	 * process; the periodic ones whose signal was ignored; the CPU-clock
 	 * ones armed (posix-cpu-timers.c); the next id to hand out. */

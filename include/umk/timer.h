@@ -170,6 +170,11 @@ void posixtimer_sig_unignore(struct task_struct *tsk, int sig);
 /* schedule(): arm the check of next's CPU-clock timers (NULL or the idle
  * task: none). */
 void posix_cpu_timers_arm(struct task_struct *next);
+/* signal_struct's it[] (Linux's CPUCLOCK_PROF, CPUCLOCK_VIRT). */
+#define CPUCLOCK_PROF 0
+#define CPUCLOCK_VIRT 1
+/* The process's CPU time: its living threads' (cpu_clock_sample_group). */
+u64 process_cpu_time(struct signal_struct *sig);
 /* clock_nanosleep on CLOCK_PROCESS_CPUTIME_ID, req valid (ns, relative or
  * TIMER_ABSTIME); rmtp NULL for an absolute sleep. */
 long posix_cpu_nsleep(int flags, s64 req, struct __kernel_timespec __user *rmtp);

@@ -43,11 +43,15 @@ static int group_send_sig_info(int sig, kernel_siginfo_t *info, struct task_stru
 	return send_signal(sig, info, p, true);
 }
 
-static int kill_proc(pid_t tgid, int sig, kernel_siginfo_t *info)
+/* kill(pid) with pid > 0 (kill_pid_info): the process of the task pid
+ * names, the thread group leader or any other thread; the signal goes to
+ * the whole process, and the named thread takes it first if it can
+ * (complete_signal). */
+static int kill_proc(pid_t pid, int sig, kernel_siginfo_t *info)
 {
-	struct task_struct *p = find_task_by_pid(tgid);
+	struct task_struct *p = find_task_by_pid(pid);
 
-	if (!p || p->tgid != tgid || p == idle_task)
+	if (!p || p == idle_task)
 		return -ESRCH;
 	return group_send_sig_info(sig, info, p);
 }
@@ -345,9 +349,9 @@ static long do_sigqueueinfo(pid_t tgid, pid_t pid, int sig, kernel_siginfo_t __u
 		return -EINVAL;
 	info.si_signo = sig;
 	p = find_task_by_pid(pid > 0 ? pid : tgid);
+	/* rt_sigqueueinfo's pid may name any thread: the signal goes to its
+	 * process, as kill's */
 	if (!p || p == idle_task || p->exit_state || (pid > 0 && tgid > 0 && p->tgid != tgid))
-		return -ESRCH;
-	if (pid <= 0 && p->tgid != tgid)
 		return -ESRCH;
 	ret = check_kill_permission(sig, p);
 	if (ret || !sig)

@@ -1,10 +1,13 @@
 /*
- * kernel/time/itimer.c: alarm() and the ITIMER_REAL interval timer
- * (kernel/time/itimer.c). One per process, kept across exec; on expiry it
- * sends SIGALRM to the process and re-arms itself with its interval.
- *
- * umk keeps no per-process CPU-time accounting for ITIMER_VIRTUAL and
- * ITIMER_PROF: asking for those gives -EINVAL.
+ * kernel/time/itimer.c: alarm() and the interval timers (Linux's
+ * kernel/time/itimer.c). One of each per process, kept across exec, not
+ * inherited by fork. ITIMER_REAL counts CLOCK_MONOTONIC time on a kernel
+ * timer; on expiry it sends SIGALRM to the process and re-arms itself with
+ * its interval. ITIMER_PROF and ITIMER_VIRTUAL count the process's CPU
+ * time: they are an expiry on that clock in signal->it[], which the
+ * CPU-clock check of kernel/time/posix-cpu-timers.c watches, sending
+ * SIGPROF and SIGVTALRM. umk does not tell a task's user time from its
+ * system time, so ITIMER_VIRTUAL counts both, as ITIMER_PROF does.
  */
 #include <umk/errno.h>
 #include <umk/sched.h>
@@ -31,6 +34,7 @@ void itimer_init(struct signal_struct *sig)
 {
 	timer_setup(&sig->real_timer, it_real_fn, "itimer_real");
 	sig->it_real_incr = 0;
+	memset(sig->it, 0, sizeof(sig->it));
 }
 
 static struct __kernel_old_timeval ns_to_timeval(s64 ns)
@@ -74,6 +78,40 @@ static void set_itimer_real(const struct __kernel_old_itimerval *v)
 		mod_timer(&sig->real_timer, ktime_add_safe(ktime_get(), value));
 }
 
+/* ITIMER_PROF or ITIMER_VIRTUAL (get_cpu_itimer): the CPU time left, the
+ * smallest non-zero time for one due but not yet fired. */
+static void get_cpu_itimer(int clock_id, struct __kernel_old_itimerval *v)
+{
+	struct cpu_itimer *it = &current->signal->it[clock_id];
+	u64 now = process_cpu_time(current->signal);
+	s64 left = 0;
+
+	if (it->expires)
+		left = it->expires > now ? (s64)(it->expires - now) : 1000;
+	v->it_value = ns_to_timeval(left);
+	v->it_interval = ns_to_timeval((s64)it->incr);
+}
+
+/* set_cpu_itimer: the new expiry on the process's CPU clock, and the
+ * CPU-time check armed again for it. */
+static void set_cpu_itimer(int clock_id, const struct __kernel_old_itimerval *v)
+{
+	struct cpu_itimer *it = &current->signal->it[clock_id];
+	s64 value = timeval_to_ns(&v->it_value);
+
+	it->expires = value ? (u64)ktime_add_safe((s64)process_cpu_time(current->signal), value) : 0;
+	it->incr = (u64)timeval_to_ns(&v->it_interval);
+	posix_cpu_timers_arm(current);
+}
+
+static void get_itimer(int which, struct __kernel_old_itimerval *v)
+{
+	if (which == ITIMER_REAL)
+		get_itimer_real(v);
+	else
+		get_cpu_itimer(which == ITIMER_PROF ? CPUCLOCK_PROF : CPUCLOCK_VIRT, v);
+}
+
 static bool timeval_valid(const struct __kernel_old_timeval *tv)
 {
 	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < 1000000;
@@ -83,9 +121,9 @@ long sys_getitimer(int which, struct __kernel_old_itimerval __user *value)
 {
 	struct __kernel_old_itimerval v;
 
-	if (which != ITIMER_REAL)
+	if (which != ITIMER_REAL && which != ITIMER_VIRTUAL && which != ITIMER_PROF)
 		return -EINVAL;
-	get_itimer_real(&v);
+	get_itimer(which, &v);
 	return copy_to_user(value, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
@@ -94,7 +132,7 @@ long sys_setitimer(int which, struct __kernel_old_itimerval __user *value,
 {
 	struct __kernel_old_itimerval v, old;
 
-	if (which != ITIMER_REAL)
+	if (which != ITIMER_REAL && which != ITIMER_VIRTUAL && which != ITIMER_PROF)
 		return -EINVAL;
 	if (value) {
 		if (copy_from_user(&v, value, sizeof(v)))
@@ -104,8 +142,11 @@ long sys_setitimer(int which, struct __kernel_old_itimerval __user *value,
 	} else {
 		memset(&v, 0, sizeof(v));	/* Linux: NULL disarms */
 	}
-	get_itimer_real(&old);
-	set_itimer_real(&v);
+	get_itimer(which, &old);
+	if (which == ITIMER_REAL)
+		set_itimer_real(&v);
+	else
+		set_cpu_itimer(which == ITIMER_PROF ? CPUCLOCK_PROF : CPUCLOCK_VIRT, &v);
 	if (ovalue && copy_to_user(ovalue, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;

@@ -35,6 +35,8 @@
 #include <umk/timer.h>
 #include <umk/uaccess.h>
 
+#include <umk/sched/signal.h>
+
 #include "posix-timers.h"
 
 /* The CPU-time check, armed for the task on the CPU. */
@@ -46,18 +48,31 @@ static bool thread_clock(const struct k_itimer *timr)
 	return timr->it_clock == CLOCK_THREAD_CPUTIME_ID;
 }
 
+u64 process_cpu_time(struct signal_struct *sig)
+{
+	struct task_struct *t;
+	u64 sum = 0;
+
+	list_for_each_entry(t, &sig->thread_head, thread_node)
+		sum += task_sched_runtime(t);
+	return sum;
+}
+
 /* The timer's clock now (cpu_clock_sample, cpu_clock_sample_group), for a
  * timer whose thread, if it has one, still exists. */
 static s64 cpu_clock_sample(const struct k_itimer *timr)
 {
-	struct task_struct *t;
-	s64 sum = 0;
-
 	if (thread_clock(timr))
 		return task_sched_runtime(timr->it_cpu_task);
-	list_for_each_entry(t, &timr->it_signal->thread_head, thread_node)
-		sum += task_sched_runtime(t);
-	return sum;
+	return process_cpu_time(timr->it_signal);
+}
+
+/* Anything for the CPU-time check to watch in sig: a CPU-clock timer, or
+ * ITIMER_PROF or ITIMER_VIRTUAL armed. */
+static bool has_cpu_timers(struct signal_struct *sig)
+{
+	return !list_empty(&sig->cpu_timers) || sig->it[CPUCLOCK_PROF].expires ||
+	       sig->it[CPUCLOCK_VIRT].expires;
 }
 
 static void posix_cpu_timers_fn(struct timer_list *t);
@@ -74,7 +89,7 @@ void posix_cpu_timers_arm(struct task_struct *next)
 		timer_setup(&cpu_timers_timer, posix_cpu_timers_fn, "posix_cpu_timers");
 		cpu_timers_timer_ready = true;
 	}
-	if (!next || next == idle_task || !next->signal || list_empty(&next->signal->cpu_timers)) {
+	if (!next || next == idle_task || !next->signal || !has_cpu_timers(next->signal)) {
 		del_timer(&cpu_timers_timer);
 		return;
 	}
@@ -95,6 +110,14 @@ void posix_cpu_timers_arm(struct task_struct *next)
 		left = min(left, timr->it_expires > now ? timr->it_expires - now : 0);
 		any = true;
 	}
+	for (int i = CPUCLOCK_PROF; i <= CPUCLOCK_VIRT; i++) {
+		s64 expires = (s64)sig->it[i].expires;
+
+		if (!expires)
+			continue;
+		left = min(left, expires > process_now ? expires - process_now : 0);
+		any = true;
+	}
 	if (any)
 		mod_timer(&cpu_timers_timer, ktime_add_safe(ktime_get(), left));
 	else
@@ -112,6 +135,21 @@ static void cpu_timer_fire(struct k_itimer *timr)
 	posix_timer_queue_signal(timr);
 	if (!timr->it_interval)
 		timr->it_expires = 0;
+}
+
+/* ITIMER_PROF or ITIMER_VIRTUAL due (check_cpu_itimer): its signal to
+ * the process, and the next expiry one interval on, or none. */
+static void check_cpu_itimer(struct task_struct *tsk, struct cpu_itimer *it, u64 now, int signo)
+{
+	kernel_siginfo_t info;
+
+	if (!it->expires || it->expires > now)
+		return;
+	it->expires = it->incr ? it->expires + it->incr : 0;
+	memset(&info, 0, sizeof(info));
+	info.si_signo = signo;
+	info.si_code = SI_KERNEL;	/* Linux sends it as SEND_SIG_PRIV */
+	send_signal(signo, &info, tsk, true);
 }
 
 /* run_posix_cpu_timers: the check came due, with the task it was armed for
@@ -142,6 +180,10 @@ static void posix_cpu_timers_fn(struct timer_list *unused)
 		list_del_init(&timr->cpu_list);
 		cpu_timer_fire(timr);
 	}
+	/* umk does not tell user time from system time: ITIMER_VIRTUAL runs
+	 * on the same clock as ITIMER_PROF (docs/linux-differences.md). */
+	check_cpu_itimer(tsk, &tsk->signal->it[CPUCLOCK_PROF], (u64)process_now, SIGPROF);
+	check_cpu_itimer(tsk, &tsk->signal->it[CPUCLOCK_VIRT], (u64)process_now, SIGVTALRM);
 	posix_cpu_timers_arm(tsk);
 }
 
