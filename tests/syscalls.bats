@@ -122,6 +122,26 @@ thread leader: yes
 alone after 300 ms"
 }
 
+@test "preadv, pwritev, preadv2 and pwritev2: offsets, the file position, errors and RWF_ flags, in tmpfs and a host directory" {
+	same_as_native $H/vecio /tmp
+	assert_line '  read "1AB" "Cdef"'
+	assert_line 'preadv(a pipe) = -1 ESPIPE'
+	assert_line 'pwritev2(RWF_APPEND | RWF_NOAPPEND) = -1 EINVAL'
+	assert_line '  file: "01ABCdefg9ABCdefgABC", position 17'
+	assert_line 'preadv2(an empty pipe, RWF_NOWAIT) = -1 EAGAIN'
+	local tmpfs=$output
+	same_as_native --rw="$BATS_TEST_TMPDIR" $H/vecio "$BATS_TEST_TMPDIR"
+	assert_equal "$output" "$tmpfs"
+}
+
+@test "every read of a directory is EISDIR: read, pread64, readv, preadv" {
+	same_as_native $H/vecio /tmp
+	assert_line 'read(a directory) = -1 EISDIR'
+	assert_line 'pread64(a directory) = -1 EISDIR'
+	assert_line 'readv(a directory) = -1 EISDIR'
+	assert_line 'preadv(a directory) = -1 EISDIR'
+}
+
 @test "FIONREAD, O_NONBLOCK, readv/writev, dup3 and tkill behave as on Linux" {
 	same_as_native $H/fdmisc
 	assert_line "FIONREAD says 5"

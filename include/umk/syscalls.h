@@ -26,6 +26,14 @@ long sys_read(unsigned int fd, char __user *buf, size_t count);
 long sys_write(unsigned int fd, const char __user *buf, size_t count);
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_preadv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		unsigned long pos_l, unsigned long pos_h);
+long sys_pwritev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h);
+long sys_preadv2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags);
+long sys_pwritev2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags);
 long sys_close(unsigned int fd);
 long sys_dup(unsigned int fildes);
 long sys_dup2(unsigned int oldfd, unsigned int newfd);

@@ -1,6 +1,7 @@
 /*
  * kernel/fs/read_write.c: read, write, readv, writev, pread64, pwrite64,
- * lseek and sendfile on any file (Linux's fs/read_write.c). What a file
+ * preadv, pwritev, preadv2, pwritev2, lseek and sendfile on any file
+ * (Linux's fs/read_write.c). What a file
  * does with the bytes is its f_op's business: read_iter and write_iter at
  * a position (struct kiocb), which is the file's f_pos for read and write
  * on a seekable file (one with llseek), the caller's own for pread64,
@@ -18,6 +19,14 @@
 static bool can_rw(const struct file *f, bool write)
 {
 	return write ? f->f_op->write_iter != NULL : f->f_op->read_iter != NULL;
+}
+
+/* Why f cannot be read or written: a directory is read by getdents, and
+ * every read of one is EISDIR (Linux's generic_read_dir); any other file
+ * without the operation is EINVAL. */
+static long cannot_rw(const struct file *f, bool write)
+{
+	return !write && f->f_inode && S_ISDIR(f->f_inode->i_mode) ? -EISDIR : -EINVAL;
 }
 
 /* One request at *pos (NULL: a stream, which has no position). */
@@ -48,7 +57,7 @@ static ssize_t vfs_rw(struct file *f, char __user *buf, size_t count, s64 *pos, 
 	if (!(write ? file_writable(f) : file_readable(f)))
 		return -EBADF;
 	if (!can_rw(f, write))
-		return -EINVAL;
+		return cannot_rw(f, write);
 	if (pos && *pos < 0)
 		return -EINVAL;
 	if (!count)
@@ -115,42 +124,152 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, s64 pos
 	return do_prw(fd, (char __user *)buf, count, pos, true);
 }
 
-/* fd is an unsigned long in the ABI but an unsigned int to Linux's fdget. */
-static long do_readv_writev(unsigned long fd, const struct iovec __user *vec,
-			    unsigned long vlen, bool write)
+/* preadv2 and pwritev2's flags (include/uapi/linux/fs.h) */
+#define RWF_HIPRI	0x00000001
+#define RWF_DSYNC	0x00000002
+#define RWF_SYNC	0x00000004
+#define RWF_NOWAIT	0x00000008
+#define RWF_APPEND	0x00000010
+#define RWF_NOAPPEND	0x00000020
+#define RWF_ATOMIC	0x00000040
+#define RWF_SUPPORTED	(RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_NOWAIT | RWF_APPEND | \
+			 RWF_NOAPPEND | RWF_ATOMIC)
+
+/* The flags of a vectored call (kiocb_set_rw_flags): -EOPNOTSUPP for
+ * unknown ones and for RWF_ATOMIC (untorn writes need O_DIRECT on a block
+ * device), -EINVAL for RWF_APPEND with RWF_NOAPPEND. umk's kiocb has no
+ * flags of its own: the others act on the file's flags for the length of
+ * the call, which no other task can see, as a call that cannot wait does
+ * not schedule: RWF_NOWAIT is O_NONBLOCK (a pipe or an eventfd answers
+ * EAGAIN instead of waiting; a file's pages never wait), RWF_APPEND and
+ * RWF_NOAPPEND set and clear O_APPEND on a seekable file. RWF_HIPRI asks
+ * for polled I/O, which a file without it ignores; RWF_DSYNC and RWF_SYNC
+ * make a write durable before it returns (the file's fsync). Returns the
+ * flags to put back, or -errno. */
+static long set_rw_flags(struct file *f, int flags, bool write)
 {
-	struct file *f = fget((unsigned int)fd);
+	unsigned int old = f->f_flags;
+
+	if (flags & ~RWF_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((flags & RWF_APPEND) && (flags & RWF_NOAPPEND))
+		return -EINVAL;
+	if (flags & RWF_ATOMIC)
+		return -EOPNOTSUPP;
+	if (flags & RWF_NOWAIT)
+		f->f_flags |= O_NONBLOCK;
+	if (write && f->f_op->llseek && (flags & RWF_APPEND))
+		f->f_flags |= O_APPEND;
+	if (write && f->f_op->llseek && (flags & RWF_NOAPPEND))
+		f->f_flags &= ~O_APPEND;
+	return old;
+}
+
+/* vfs_readv and vfs_writev: f's checks in Linux's order, then the
+ * vector at *pos (NULL: the file's own position). fd is an unsigned long
+ * in the ABI but an unsigned int to Linux's fdget. */
+static long vfs_rwv(struct file *f, const struct iovec __user *vec, unsigned long vlen,
+		    s64 *pos, int flags, bool write)
+{
 	struct iovec *iov;
 	struct iov_iter iter;
+	long ret, saved;
+
+	if (!(write ? file_writable(f) : file_readable(f)))
+		return -EBADF;
+	if (!can_rw(f, write))
+		return cannot_rw(f, write);
+	ret = import_iovec(vec, vlen, &iov, &iter);
+	if (ret < 0)
+		return ret;
+	saved = set_rw_flags(f, flags, write);
+	if (saved < 0) {
+		kfree(iov);
+		return saved;
+	}
+	ret = 0;
+	if (iov_iter_count(&iter))
+		ret = do_iter_rw(f, &iter, pos ? pos : file_ppos(f), write);
+	f->f_flags = (unsigned int)saved;
+	if (ret > 0 && write && (flags & (RWF_DSYNC | RWF_SYNC)) && f->f_op->fsync) {
+		int err = f->f_op->fsync(f);
+
+		if (err)
+			ret = err;
+	}
+	kfree(iov);
+	return ret;
+}
+
+static long do_readv_writev(unsigned long fd, const struct iovec __user *vec,
+			    unsigned long vlen, int flags, bool write)
+{
+	struct file *f = fget((unsigned int)fd);
 	long ret;
 
 	if (!f)
 		return -EBADF;
-	ret = -EBADF;
-	if (!(write ? file_writable(f) : file_readable(f)))
-		goto out;
-	ret = -EINVAL;
-	if (!can_rw(f, write))
-		goto out;
-	ret = import_iovec(vec, vlen, &iov, &iter);
-	if (ret < 0)
-		goto out;
-	if (iov_iter_count(&iter))
-		ret = do_iter_rw(f, &iter, file_ppos(f), write);
-	kfree(iov);
-out:
+	ret = vfs_rwv(f, vec, vlen, NULL, flags, write);
 	fput(f);
 	return ret;
 }
 
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
 {
-	return do_readv_writev(fd, vec, vlen, false);
+	return do_readv_writev(fd, vec, vlen, 0, false);
 }
 
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
 {
-	return do_readv_writev(fd, vec, vlen, true);
+	return do_readv_writev(fd, vec, vlen, 0, true);
+}
+
+/* preadv and pwritev (do_preadv, do_pwritev): at pos, which must be >= 0,
+ * on a seekable file. On x86-64 the position is pos_l whole: the high
+ * half is for 32-bit ABIs (pos_from_hilo). */
+static long do_prwv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		    s64 pos, int flags, bool write)
+{
+	struct file *f;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	f = fget((unsigned int)fd);
+	if (!f)
+		return -EBADF;
+	ret = f->f_op->llseek ? vfs_rwv(f, vec, vlen, &pos, flags, write) : -ESPIPE;
+	fput(f);
+	return ret;
+}
+
+long sys_preadv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		unsigned long pos_l, unsigned long pos_h)
+{
+	return do_prwv(fd, vec, vlen, (s64)pos_l, 0, false);
+}
+
+long sys_pwritev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h)
+{
+	return do_prwv(fd, vec, vlen, (s64)pos_l, 0, true);
+}
+
+/* preadv2 and pwritev2: a position of -1 is the file's own, as readv. */
+long sys_preadv2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags)
+{
+	if ((s64)pos_l == -1)
+		return do_readv_writev(fd, vec, vlen, flags, false);
+	return do_prwv(fd, vec, vlen, (s64)pos_l, flags, false);
+}
+
+long sys_pwritev2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags)
+{
+	if ((s64)pos_l == -1)
+		return do_readv_writev(fd, vec, vlen, flags, true);
+	return do_prwv(fd, vec, vlen, (s64)pos_l, flags, true);
 }
 
 ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos)
