@@ -205,6 +205,15 @@ int os_next_data(int fd, u64 off, u64 end, u64 *data, u64 *hole)
 	return 1;
 }
 
+int os_mincore(void *addr, u64 len, unsigned char *vec)
+{
+	if (mincore(addr, (size_t)len, vec))
+		return -errno;
+	for (u64 i = 0; i < len / 4096; i++)
+		vec[i] &= 1;
+	return 0;
+}
+
 int os_copy_data(int in, int out, u64 off, u64 len, bool dirty)
 {
 	return copy_data(in, out, (off_t)off, (off_t)len, 0, dirty);

@@ -27,6 +27,7 @@
 #define CAP_SETGID 6
 #define CAP_SETUID 7
 #define CAP_LINUX_IMMUTABLE 9
+#define CAP_IPC_LOCK 14
 #define CAP_SYS_PTRACE 19
 #define CAP_SYS_ADMIN 21
 #define CAP_SYS_NICE 23

@@ -54,6 +54,9 @@ struct hostmem;
  * leaves out a VM_DONTCOPY region and gives the child a VM_WIPEONFORK one
  * as zeros (kernel/mm/memory.c). */
 #define VM_MAYWRITE	0x00000020UL
+#define VM_LOCKED	0x00002000UL	/* mlock, mlockall, MAP_LOCKED */
+#define VM_LOCKONFAULT	0x00080000UL	/* mlock2's MLOCK_ONFAULT */
+#define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 #define VM_SEQ_READ	0x00008000UL	/* MADV_SEQUENTIAL */
 #define VM_RAND_READ	0x00010000UL	/* MADV_RANDOM */
 #define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK */
@@ -98,6 +101,10 @@ struct mm_struct {
 	 * for RLIMIT_AS and RLIMIT_DATA: what counts in total_vm, and the
 	 * private writable regions. */
 	unsigned long total_vm_bytes, pw_vm_bytes;
+	/* The bytes of VM_LOCKED regions (Linux's locked_vm, VmLck), and the
+	 * flags every new region gets (def_flags: mlockall's MCL_FUTURE). */
+	unsigned long locked_vm_bytes;
+	unsigned long def_flags;
 	struct vm_area_struct *mmap_cache; /* the last region found */
 	unsigned long vmacache_seqnum;	/* +1 whenever a region is freed */
 	struct hostmem *mem;		/* private pages, offset == address */

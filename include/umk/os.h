@@ -207,6 +207,9 @@ int os_allocate(int fd, u64 off, u64 len);
 /* The first extent of data of fd in [off, end): 1 with [*data, *hole),
  * 0 when the rest of the range is a hole, or -errno (SEEK_DATA, SEEK_HOLE). */
 int os_next_data(int fd, u64 off, u64 end, u64 *data, u64 *hole);
+/* The host's mincore of umk's own mapping [addr, addr + len): a byte per
+ * page into vec, bit 0 set for a page in memory. 0 or -errno. */
+int os_mincore(void *addr, u64 len, unsigned char *vec);
 /* Copy the data (not the holes) of [off, off + len) of in to the same
  * offsets of out. out's range must be a hole unless dirty, which makes
  * out's range read as zeros where in's does. */

@@ -108,6 +108,13 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 long sys_munmap(unsigned long addr, size_t len);
 long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len_in, int behavior);
+long sys_msync(unsigned long start, size_t len, int flags);
+long sys_mincore(unsigned long start, size_t len, unsigned char __user *vec);
+long sys_mlock(unsigned long start, size_t len);
+long sys_mlock2(unsigned long start, size_t len, int flags);
+long sys_munlock(unsigned long start, size_t len);
+long sys_mlockall(int flags);
+long sys_munlockall(void);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
 

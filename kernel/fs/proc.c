@@ -252,7 +252,8 @@ static void proc_status(struct task_struct *t, struct proc_buf *b)
 	/* VmRSS: the process's own pages in memory (its memory file's);
 	 * pages of shared objects are not counted. */
 	if (t->mm)
-		bprintf(b, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", mm_total_vm(t->mm) / 1024,
+		bprintf(b, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
+			mm_total_vm(t->mm) / 1024, t->mm->locked_vm_bytes / 1024,
 			mm_rss_kib(t->mm));
 	bprintf(b, "Threads:\t%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
 		   "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",

@@ -48,6 +48,11 @@ void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign);
 bool may_expand_vm(struct mm_struct *mm, unsigned long addr, unsigned long len, bool replace,
 		   bool data);
 
+/* mlock.c: lock [start, end) of mm, as MAP_LOCKED asks: 0 or -errno.
+ * May mm lock len bytes more (mlock_future_ok)? */
+int mm_lock_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+bool mlock_future_ok(struct mm_struct *mm, unsigned long flags, unsigned long len);
+
 /* window.c: the host mapping of the mm in the window */
 
 /* Map [s, e) of vma into the window: 0 or -errno. */

@@ -96,15 +96,24 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->mem = mem;
 	mm->users = 1;
 	mm->map_count = 0;
+	/* memory locks are not inherited (dup_mmap, mm_init) */
+	mm->locked_vm_bytes = 0;
+	mm->def_flags = 0;
 	list_for_each_entry(vma, &old->mmap, list) {
 		struct vm_area_struct *new;
 
 		if (vma->vm_flags & VM_DONTCOPY) {
-			vm_account(mm, vma, -1);
+			struct vm_area_struct unlocked = *vma;
+
+			/* out of the sums copied from old (not locked_vm:
+			 * the child's starts at 0) */
+			unlocked.vm_flags &= ~VM_LOCKED_MASK;
+			vm_account(mm, &unlocked, -1);
 			continue;
 		}
 		new = kmalloc(sizeof(*new));
 		*new = *vma;
+		new->vm_flags &= ~VM_LOCKED_MASK;
 		if (new->shared)
 			hostmem_get(new->shared);
 		list_add_tail(&new->list, &mm->mmap);

@@ -3,6 +3,7 @@
  * mprotect (mm/mmap.c, mm/mprotect.c), with RLIMIT_AS and RLIMIT_DATA
  * (may_expand_vm); the regions they change are kernel/mm/vma.c's.
  */
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
@@ -96,10 +97,14 @@ long sys_brk(unsigned long brk)
 		return mm->brk;
 	/* Linux's check_data_rlimit, then may_expand_vm. */
 	if (brk - mm->start_brk + (mm->end_data - mm->start_data) > rlimit(RLIMIT_DATA) ||
-	    !may_expand_vm(mm, oldbrk, newbrk - oldbrk, false, true))
+	    !may_expand_vm(mm, oldbrk, newbrk - oldbrk, false, true) ||
+	    !mlock_future_ok(mm, mm->def_flags, newbrk - oldbrk))
 		return mm->brk;
 	if (mm_protect(mm, oldbrk, newbrk - oldbrk, PROT_READ | PROT_WRITE))
 		return mm->brk;
+	/* after mlockall(MCL_FUTURE) the heap grows locked (do_brk_flags) */
+	if (mm->def_flags & VM_LOCKED)
+		mm_lock_range(mm, oldbrk, newbrk);
 	mm->brk = brk;
 	return brk;
 }
@@ -230,12 +235,27 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	}
 	ret = -EINVAL;
 	switch (flags & MAP_TYPE) {
+	case MAP_SHARED_VALIDATE:
+		/* a file's MAP_SHARED that refuses flags it does not know */
+		if (!is_file)
+			goto out;
+		ret = -EOPNOTSUPP;
+		if (flags & ~LEGACY_MAP_MASK)
+			goto out;
+		flags = (flags & ~MAP_TYPE) | MAP_SHARED;
+		break;
 	case MAP_SHARED:
 	case MAP_PRIVATE:
 		break;
 	default:
 		goto out;
 	}
+	ret = -EPERM;
+	if ((flags & MAP_LOCKED) && !rlimit(RLIMIT_MEMLOCK) && !capable(CAP_IPC_LOCK))
+		goto out;
+	ret = -EAGAIN;
+	if (!mlock_future_ok(mm, ((flags & MAP_LOCKED) ? VM_LOCKED : 0) | mm->def_flags, len))
+		goto out;
 	if (is_file && !file_readable(f)) {
 		ret = -EACCES;
 		goto out;
@@ -272,6 +292,9 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 		if (!ret)
 			ret = (long)addr;
 	}
+	/* MAP_LOCKED: locked and populated, as mlock would (vm_mmap_pgoff) */
+	if (ret >= 0 && (flags & MAP_LOCKED))
+		mm_lock_range(mm, addr, addr + len);
 out:
 	if (f)
 		fput(f);

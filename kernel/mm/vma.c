@@ -152,6 +152,8 @@ void vm_account(struct mm_struct *mm, struct vm_area_struct *vma, int sign)
 		mm->total_vm_bytes += sign > 0 ? size : -size;
 	if (is_private_writable(vma))
 		mm->pw_vm_bytes += sign > 0 ? size : -size;
+	if (vma->vm_flags & VM_LOCKED)
+		mm->locked_vm_bytes += sign > 0 ? size : -size;
 }
 
 static void free_vma(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -394,7 +396,11 @@ int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int
 	vma->shared = shared;
 	vma->vm_off = off;
 	vma->private_file = private_file;
+	/* def_flags (mlockall's MCL_FUTURE) are for what the program maps;
+	 * the reservation beyond the break is not mapped to it */
 	vma->vm_flags = vm_flags;
+	if (kind != VMA_BRK || prot != PROT_NONE)
+		vma->vm_flags |= mm->def_flags;
 	if (mm == active_mm())
 		err = install_range(mm, vma, start, end);
 	if (err) {

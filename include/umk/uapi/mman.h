@@ -15,15 +15,25 @@
 
 #define MAP_SHARED 0x01
 #define MAP_PRIVATE 0x02
+#define MAP_SHARED_VALIDATE 0x03
 #define MAP_TYPE 0x0f
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_GROWSDOWN 0x0100
 #define MAP_DENYWRITE 0x0800
 #define MAP_EXECUTABLE 0x1000
+#define MAP_LOCKED 0x2000
 #define MAP_NORESERVE 0x4000
 #define MAP_POPULATE 0x8000
+#define MAP_NONBLOCK 0x10000
 #define MAP_STACK 0x20000
+#define MAP_HUGETLB 0x40000
+#define MAP_UNINITIALIZED 0x4000000
+/* What MAP_SHARED_VALIDATE accepts (include/linux/mman.h's LEGACY_MAP_MASK) */
+#define LEGACY_MAP_MASK                                                        \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE |  \
+	 MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED |       \
+	 MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
 #define MAP_FIXED_NOREPLACE 0x100000
 
 /* mremap(2)'s flags (include/uapi/linux/mman.h) */
