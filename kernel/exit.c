@@ -127,9 +127,29 @@ static void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *pare
  * their threads that asked for it (PR_SET_PDEATHSIG) gets its signal, sent
  * to its process as by the dying parent's kill. Linux sends it when the
  * parent thread exits; umk's parent is the process, so when it is gone. */
+/* Who adopts father's children (find_new_reaper): the nearest ancestor
+ * process that made itself a child subreaper (PR_SET_CHILD_SUBREAPER)
+ * and has a living thread, else pid 1. */
+static struct task_struct *find_new_reaper(struct task_struct *father)
+{
+	struct task_struct *reaper, *t;
+
+	if (father->signal->has_child_subreaper) {
+		for (reaper = father->real_parent; reaper && reaper != idle_task && reaper->pid != 1;
+		     reaper = reaper->real_parent) {
+			if (!reaper->signal->is_child_subreaper)
+				continue;
+			for_each_thread(reaper->signal, t)
+				if (!t->exit_state && t->state != TASK_DEAD)
+					return t->group_leader;
+		}
+	}
+	return find_task_by_pid(1);
+}
+
 static void forget_original_parent(struct task_struct *father)
 {
-	struct task_struct *reaper = find_task_by_pid(1), *p, *n, *t;
+	struct task_struct *reaper = find_new_reaper(father), *p, *n, *t;
 	kernel_siginfo_t info;
 
 	if (!reaper || reaper->tgid == father->tgid)

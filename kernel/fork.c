@@ -17,6 +17,7 @@
 #include <umk/resource.h>
 #include <umk/rseq.h>
 #include <umk/sched.h>
+#include <umk/timer.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
 #include <umk/tty.h>
@@ -75,6 +76,7 @@ static struct signal_struct *alloc_signal(struct signal_struct *old)
 		memcpy(sig->rlim, old->rlim, sizeof(sig->rlim));
 		sig->pgrp = old->pgrp;
 		sig->session = old->session;
+		sig->has_child_subreaper = old->has_child_subreaper || old->is_child_subreaper;
 		sig->tty = old->tty;
 	} else {
 		rlimit_init(sig->rlim);
@@ -162,6 +164,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	p->pid = alloc_pid();
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	copy_creds(p, parent);
+	p->no_new_privs = parent->no_new_privs;
 	sched_fork(p, parent);
 	rseq_fork(p, flags);
 	p->blocked = parent->blocked;
@@ -348,6 +351,7 @@ struct task_struct *create_init_task(void (*fn)(void *), void *arg)
 	set_special_pids(p);
 	console_tty_set_init(p);
 	init_creds(p);
+	p->timer_slack_ns = p->default_timer_slack_ns = TIMER_SLACK_NS;
 	p->signal->nr_threads = 1;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);
 	p->mm = mm_alloc();

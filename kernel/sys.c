@@ -310,7 +310,9 @@ long sys_set_tid_address(int __user *tidptr)
 /* The options umk implements; any other is -EINVAL, as Linux's default.
  * The name is the task's (a thread names itself only); the death signal
  * is sent when the parent process exits (kernel/exit.c); dumpable is the
- * mm's, shared under CLONE_VM. */
+ * mm's, shared under CLONE_VM. The timer slack is the thread's; a child
+ * subreaper adopts its orphaned descendants (kernel/exit.c); no_new_privs
+ * is kept for good. */
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5)
 {
@@ -343,6 +345,32 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 	case PR_GET_NAME:
 		memcpy(comm, me->comm, sizeof(comm));
 		return copy_to_user((char __user *)arg2, comm, sizeof(comm)) ? -EFAULT : 0;
+	case PR_GET_TIMERSLACK:
+		return (long)me->timer_slack_ns;
+	case PR_SET_TIMERSLACK:
+		/* real-time tasks keep none; 0 (or less) is the default again */
+		if (rt_policy(me->policy))
+			return 0;
+		me->timer_slack_ns = (long)arg2 <= 0 ? me->default_timer_slack_ns : arg2;
+		return 0;
+	case PR_SET_CHILD_SUBREAPER:
+		me->signal->is_child_subreaper = !!arg2;
+		if (arg2)
+			me->signal->has_child_subreaper = true;
+		return 0;
+	case PR_GET_CHILD_SUBREAPER:
+		return put_user((int)me->signal->is_child_subreaper, (int __user *)arg2);
+	case PR_SET_NO_NEW_PRIVS:
+		if (arg2 != 1 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		me->no_new_privs = true;
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return me->no_new_privs;
+	case PR_GET_TID_ADDRESS:
+		return put_user((unsigned long)me->clear_child_tid, (unsigned long __user *)arg2);
 	default:
 		return -EINVAL;
 	}

@@ -134,6 +134,17 @@ alone after 300 ms"
 	assert_equal "$output" "$tmpfs"
 }
 
+@test "prctl: the timer slack and its default, a child subreaper adopting an orphaned grandchild, no_new_privs, the tid address" {
+	same_as_native $H/prctls
+	assert_line 'prctl(PR_GET_TIMERSLACK) = 50000'
+	assert_line 'child: prctl(PR_GET_TIMERSLACK), back to its default = 1000'
+	assert_line 'grandchild: its parent is the subreaper'
+	assert_line 'subreaper: wait() reaps the grandchild: yes'
+	assert_line 'prctl(PR_SET_NO_NEW_PRIVS, 2) = -1 EINVAL'
+	assert_line 'child: prctl(PR_GET_NO_NEW_PRIVS) = 1'
+	assert_line '  the address set_tid_address gave: yes'
+}
+
 @test "every read of a directory is EISDIR: read, pread64, readv, preadv" {
 	same_as_native $H/vecio /tmp
 	assert_line 'read(a directory) = -1 EISDIR'

@@ -37,6 +37,8 @@ struct thread_info {
 #define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
 #define _TIF_RESTORE_SIGMASK (1UL << TIF_RESTORE_SIGMASK)
 #define _TIF_NOTIFY_RESUME (1UL << TIF_NOTIFY_RESUME)
+#define TIF_SYSCALL_TRACE 8	/* syscall-enter/exit-stops (PTRACE_SYSCALL) */
+#define _TIF_SYSCALL_TRACE (1UL << TIF_SYSCALL_TRACE)
 #define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED | _TIF_NOTIFY_RESUME)
 
 static inline struct thread_info *current_thread_info(void)
@@ -60,10 +62,12 @@ static inline bool test_ti_flag(struct thread_info *ti, int flag) { return ti->f
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
 #define __TASK_STOPPED 0x0004
+#define __TASK_TRACED 0x0008	/* a ptrace stop (kernel/ptrace.c) */
 #define TASK_DEAD 0x0080
 #define TASK_WAKEKILL 0x0100
 #define TASK_KILLABLE (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
 #define TASK_STOPPED (TASK_WAKEKILL | __TASK_STOPPED)
+#define TASK_TRACED (TASK_WAKEKILL | __TASK_TRACED)	/* SIGKILL wakes it */
 #define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 /* task->exit_state */
 #define EXIT_ZOMBIE 0x0020
@@ -137,6 +141,10 @@ struct sighand_struct {
  * job control. */
 struct signal_struct {
 	int nr_threads;
+	/* PR_SET_CHILD_SUBREAPER: orphaned descendants come to this process
+	 * rather than to pid 1 (is_child_subreaper); some ancestor is one
+	 * (has_child_subreaper, inherited). kernel/exit.c's find_new_reaper. */
+	bool is_child_subreaper, has_child_subreaper;
 	struct list_head thread_head;	/* task->thread_node */
 	struct wait_queue_head wait_chldexit; /* for wait4() */
 	struct sigpending shared_pending;
@@ -253,15 +261,35 @@ struct task_struct {
 
 	struct cred cred;		/* its ids and capabilities (kernel/cred.c) */
 	int pdeath_signal;		/* PR_SET_PDEATHSIG: sent when the parent dies */
+	/* PR_SET_TIMERSLACK: how late a sleep may end (kernel/time/time.c),
+	 * and what 0 resets it to: the parent's at fork. 0 for real-time
+	 * policies, as Linux 6.7 on. */
+	u64 timer_slack_ns, default_timer_slack_ns;
+	bool no_new_privs;		/* PR_SET_NO_NEW_PRIVS: kept by fork and exec */
 	bool did_exec;			/* has exec'd since clone: setpgid says EACCES */
 	struct robust_list_head __user *robust_list; /* set_robust_list (kernel/futex.c) */
 	struct rseq __user *rseq;	/* registered by rseq (kernel/rseq.c) */
 	u32 rseq_len;
 	u32 rseq_sig;
 	unsigned long rseq_event_mask;	/* RSEQ_EVENT_*: since the last fixup */
+
+	/* ptrace (kernel/ptrace.c). Linux's parent is real_parent when not
+	 * traced; umk's is NULL then, and the tracer while traced. A ptrace
+	 * stop's report is exit_code, as Linux's (wait clears it). */
+	unsigned int ptrace;		/* PT_* and the PTRACE_O_* options */
+	struct task_struct *parent;	/* the tracer, NULL: not traced */
+	struct list_head ptraced;	/* the tasks this one traces */
+	struct list_head ptrace_entry;	/* in parent->ptraced */
+	kernel_siginfo_t *last_siginfo;	/* the stop's siginfo, NULL: none */
+	unsigned long ptrace_message;	/* PTRACE_GETEVENTMSG */
+	int ptrace_syscall;		/* PTRACE_SYSCALL_INFO_* of this stop */
 };
 
 #define JOBCTL_STOP_PENDING (1UL << 17)	/* this thread must join a group stop */
+#define JOBCTL_TRAP_STOP (1UL << 19)	/* ptrace: trap for a group stop or PTRACE_INTERRUPT */
+#define JOBCTL_TRAP_NOTIFY (1UL << 20)	/* ptrace: trap for a SIGCONT (PT_SEIZED) */
+#define JOBCTL_LISTENING (1UL << 22)	/* ptrace: PTRACE_LISTEN in effect */
+#define JOBCTL_TRAP_MASK (JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY)
 
 static inline struct thread_info *task_thread_info(struct task_struct *t)
 {

@@ -283,6 +283,8 @@ void sched_fork(struct task_struct *p, struct task_struct *parent)
 	p->nice = parent->nice;
 	p->rt_time_slice = RR_TIMESLICE;
 	p->slice_credit = 0;
+	/* the parent's slack is the child's, and its default (copy_process) */
+	p->timer_slack_ns = p->default_timer_slack_ns = parent->timer_slack_ns;
 	if (parent->sched_reset_on_fork) {
 		if (rt_policy(p->policy)) {
 			p->policy = SCHED_NORMAL;
@@ -291,6 +293,8 @@ void sched_fork(struct task_struct *p, struct task_struct *parent)
 		if (p->nice < 0)
 			p->nice = 0;
 	}
+	if (!rt_policy(p->policy) && !p->timer_slack_ns)
+		p->timer_slack_ns = p->default_timer_slack_ns = TIMER_SLACK_NS;
 }
 
 void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, int nice)
@@ -302,6 +306,11 @@ void sched_setattr(struct task_struct *p, int policy, unsigned int rt_priority, 
 	p->policy = policy;
 	p->rt_priority = rt_priority;
 	p->nice = nice;
+	/* real-time tasks sleep without slack (__setscheduler_params) */
+	if (rt_policy(policy))
+		p->timer_slack_ns = 0;
+	else if (!p->timer_slack_ns)
+		p->timer_slack_ns = p->default_timer_slack_ns;
 	if (policy == SCHED_RR && !p->rt_time_slice)
 		p->rt_time_slice = RR_TIMESLICE;
 	/* As Linux: a task whose rank fell goes to the head of its new one. */

@@ -254,10 +254,12 @@ static void hrtimer_wakeup(struct timer_list *timer)
 		wake_up_process(t);
 }
 
-/* current's timer slack (include/umk/timer.h, TIMER_SLACK_NS). */
+/* current's timer slack (PR_SET_TIMERSLACK; TIMER_SLACK_NS by default,
+ * 0 for real-time tasks); none on the virtual clock, whose times are
+ * exact. */
 static u64 timer_slack(void)
 {
-	return clock_virtual || rt_policy(current->policy) ? 0 : TIMER_SLACK_NS;
+	return clock_virtual ? 0 : current->timer_slack_ns;
 }
 
 void hrtimer_sleeper_start(struct hrtimer_sleeper *sl, u64 expires, const char *name)
