@@ -80,12 +80,19 @@ static bool futex_key_equal(const struct futex_key *a, const struct futex_key *b
 
 static LIST_HEAD(futex_queue);
 
-/* Linux's get_futex_key checks, in its order. */
-static long futex_check_addr(u32 __user *uaddr)
+/* Linux's get_futex_key checks, in its order: alignment, an address
+ * below TASK_SIZE (access_ok: a private futex needs no page, so a wake on
+ * an unmapped one succeeds), and for a shared futex the page it is keyed
+ * on. */
+static long futex_check_addr(u32 __user *uaddr, unsigned int flags)
 {
-	if ((unsigned long)uaddr % sizeof(u32))
+	unsigned long addr = (unsigned long)uaddr;
+
+	if (addr % sizeof(u32))
 		return -EINVAL;
-	if (!access_ok(uaddr, sizeof(u32)))
+	if (addr > TASK_SIZE_MAX - sizeof(u32))
+		return -EFAULT;
+	if ((flags & FLAGS_SHARED) && !mm_futex_page_ok(current->mm, addr))
 		return -EFAULT;
 	return 0;
 }
@@ -119,7 +126,7 @@ static long futex_wait(u32 __user *uaddr, unsigned int flags, u32 val, const s64
 
 	if (!bitset)
 		return -EINVAL;
-	ret = futex_check_addr(uaddr);
+	ret = futex_check_addr(uaddr, flags);
 	if (ret)
 		return ret;
 
@@ -201,7 +208,7 @@ static long futex_wake_bitset(u32 __user *uaddr, unsigned int flags, int nr_wake
 
 	if (!bitset)
 		return -EINVAL;
-	ret = futex_check_addr(uaddr);
+	ret = futex_check_addr(uaddr, flags);
 	if (ret)
 		return ret;
 	get_futex_key(uaddr, flags, &key);

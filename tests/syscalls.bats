@@ -68,11 +68,20 @@ load helper
 	assert_line 'wait4(sleeping child, WNOHANG) = 0'
 }
 
-@test "a shared futex wake does not wake a private waiter, as on Linux" {
+@test "a shared futex wake does not wake a private waiter; a private futex needs no page, a shared one a page it can be keyed on" {
 	same_as_native $H/futexkey
 	assert_output "futex(FUTEX_WAKE) of a private waiter = 0
 futex(FUTEX_WAKE_PRIVATE) = 1
-futex(FUTEX_WAIT_PRIVATE) = 0"
+futex(FUTEX_WAIT_PRIVATE) = 0
+FUTEX_WAKE_PRIVATE, unmapped = 0
+FUTEX_WAKE, unmapped = -1 EFAULT
+FUTEX_WAKE_PRIVATE, PROT_NONE = 0
+FUTEX_WAKE, PROT_NONE = -1 EFAULT
+FUTEX_WAKE, private read-only = -1 EFAULT
+FUTEX_WAKE_PRIVATE, a kernel address = -1 EFAULT
+FUTEX_WAIT_PRIVATE, unmapped = -1 EFAULT
+FUTEX_WAIT, private read-only = -1 EFAULT
+FUTEX_WAKE_PRIVATE, misaligned = -1 EINVAL"
 }
 
 @test "host files open read-only and read, seek and stat as on Linux" {

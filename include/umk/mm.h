@@ -176,6 +176,9 @@ struct mm_struct *active_mm(void);
 /* A futex's key in shared memory: if addr lies in a MAP_SHARED region of
  * mm, the object and the offset there, and true. */
 bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **obj, u64 *off);
+/* Has addr a page a shared futex can be keyed on (get_futex_key's
+ * get_user_pages): mapped, and writable or a file's? */
+bool mm_futex_page_ok(struct mm_struct *mm, unsigned long addr);
 /* The memory mm's private pages take on the host now, in KiB: what
  * getrusage reports as its resident size. */
 unsigned long mm_rss_kib(struct mm_struct *mm);
@@ -200,6 +203,12 @@ struct pt_regs;
  * short where the range leaves tsk's regions, 0 for a task without an mm.
  * For /proc/PID/cmdline and environ. */
 size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len);
+/* The same for writing (ptrace's POKEDATA, process_vm_writev): into a
+ * private region even if the program cannot write it (a breakpoint in
+ * its code), its pages made the process's own first when they are still
+ * a file's; into a shared one only if it is writable. */
+size_t access_process_vm_write(struct task_struct *tsk, unsigned long addr, const void *buf,
+			       size_t len);
 
 /* kernel/fs/exec.c */
 struct linux_binprm;

@@ -138,6 +138,17 @@ bool mm_shared_key(struct mm_struct *mm, unsigned long addr, struct hostmem **ob
 	return true;
 }
 
+bool mm_futex_page_ok(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = mm ? find_vma(mm, addr) : NULL;
+
+	if (!vma || vma->vm_start > addr)
+		return false;
+	/* writable, or a file's page (get_futex_key's read-only retry finds a
+	 * page with a mapping; private memory never written has none) */
+	return (vma->prot & PROT_WRITE) || (vma->shared && (vma->prot & PROT_READ));
+}
+
 size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len)
 {
 	struct mm_struct *mm = tsk->mm;
@@ -156,6 +167,38 @@ size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf,
 			break;
 		n = min(len - done, vma->vm_end - a);
 		r = os_pread(vma_fd(mm, vma), (char *)buf + done, n, vma_offset(vma, a));
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	return done;
+}
+
+size_t access_process_vm_write(struct task_struct *tsk, unsigned long addr, const void *buf,
+			       size_t len)
+{
+	struct mm_struct *mm = tsk->mm;
+	struct vm_area_struct *vma;
+	size_t done = 0;
+
+	if (!mm)
+		return 0;
+	while (done < len) {
+		unsigned long a = addr + done;
+		size_t n;
+		ssize_t r;
+
+		vma = find_vma(mm, a);
+		if (!vma)
+			break;
+		/* Never into the file a private mapping shows (FOLL_FORCE's
+		 * copy-on-write): the region's pages become the process's. */
+		if (vma->private_file && vma_materialize(mm, vma))
+			break;
+		if (vma->shared && !(vma->prot & PROT_WRITE))
+			break;
+		n = min(len - done, vma->vm_end - a);
+		r = os_pwrite(vma_fd(mm, vma), (const char *)buf + done, n, vma_offset(vma, a));
 		if (r <= 0)
 			break;
 		done += r;
