@@ -198,3 +198,15 @@ ps'
     2 sleep
     4 ps'
 }
+
+@test "execveat: a path from AT_FDCWD or a directory fd, fexecve's AT_EMPTY_PATH, a script through an fd, and the errors" {
+	same_as_native --rw="$BATS_TEST_TMPDIR" $H/execat "$BATS_TEST_TMPDIR"
+	assert_line '  argv[0] execat-child, comm execat, AT_EXECFN /dev/fd/3/execat'
+	assert_line '  argv[0] execat-child, comm execat, AT_EXECFN /dev/fd/4'
+	assert_line --regexp '^  script: \$0 is /dev/fd/[0-9]+$'
+	assert_line '  execveat = -1 ELOOP'
+	[ "$(grep -c 'execveat = -1 ENOENT' <<<"$output")" -eq 2 ]
+	[ "$(grep -c 'execveat = -1 EACCES' <<<"$output")" -eq 2 ]
+	assert_line '  execveat = -1 EBADF'
+	assert_line '  execveat = -1 EINVAL'
+}

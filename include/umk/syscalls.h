@@ -117,6 +117,8 @@ long sys_mlockall(int flags);
 long sys_munlockall(void);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
+long sys_execveat(int dfd, const char __user *filename, const char __user *const __user *argv,
+		  const char __user *const __user *envp, int flags);
 
 /* kernel/mm/mremap.c */
 long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,

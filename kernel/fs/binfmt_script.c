@@ -33,6 +33,11 @@ int load_script(struct linux_binprm *bprm)
 		kfree(buf);
 		return n < 0 ? exec_fail((int)n, "read error (%s)", err_name((int)n)) : 0;
 	}
+	/* the script's path is a close-on-exec fd's (BINPRM_FLAGS_PATH_INACCESSIBLE) */
+	if (bprm->path_inaccessible) {
+		kfree(buf);
+		return exec_fail(-ENOENT, "a script run from a close-on-exec fd");
+	}
 	if (bprm->nscripts == BINPRM_MAX_SCRIPTS) {
 		kfree(buf);
 		return exec_fail(-ELOOP, "more than %d nested #! interpreters",

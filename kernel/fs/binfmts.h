@@ -70,6 +70,9 @@ struct linux_binprm {
 	unsigned long load_bias;
 	char *elf_interp;		/* PT_INTERP's path (kmalloc), or NULL */
 	bool is_interp;			/* this is the interpreter being loaded */
+	/* execveat: the program is named after its file (fexecve), and no
+	 * interpreter could open its /dev/fd path after the exec. */
+	bool comm_from_dentry, path_inaccessible;
 	unsigned long interp_base;	/* AT_BASE: the interpreter's load bias */
 	unsigned long interp_entry;	/* where the program starts, if one */
 	unsigned long entry, phdr_addr;

@@ -117,9 +117,12 @@ int read_exact(struct file *f, void *buf, size_t n, u64 off)
 static int open_exec(struct linux_binprm *bprm)
 {
 	const char *path = bprm->interp;
-	struct file *f;
+	struct file *f = bprm->file;
 	int err;
 
+	/* execveat opened the first file itself */
+	if (f)
+		goto check;
 	if (strnlen(path, PATH_MAX) >= PATH_MAX)
 		return exec_fail(-ENAMETOOLONG, "path too long");
 	f = filp_open(path, O_RDONLY, 0, &err);
@@ -128,6 +131,7 @@ static int open_exec(struct linux_binprm *bprm)
 	if (!f)
 		return exec_fail(err, "cannot open it (%s)", err_name(err));
 	bprm->file = f;
+check:
 	if (!f->f_inode || !S_ISREG(f->f_inode->i_mode))
 		return exec_fail(-EACCES, "not a regular file");
 	err = inode_permission(&f->f_path, MAY_EXEC);
@@ -454,7 +458,9 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	switch_mm(tsk->mm);	/* again, if de_thread slept */
 	mmput(old_mm);
 	set_mm_exe_file(tsk->mm, bprm);
-	set_task_comm(tsk, bprm->filename);
+	/* fexecve's program is named after its file, not "/dev/fd/N" */
+	set_task_comm(tsk, bprm->comm_from_dentry ? bprm->file->f_path.dentry->d_name
+						  : bprm->filename);
 	start_thread(regs, bprm->elf_interp ? bprm->interp_entry : bprm->entry, bprm->sp);
 	setup_new_exec();
 	tsk->did_exec = true;	/* setpgid on it is EACCES from now on */
@@ -462,13 +468,14 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	rseq_execve(tsk);
 }
 
-int do_execve(const char *path, const char *const *argv, const char *const *envp,
-	      bool from_user, struct pt_regs *regs, const char **why)
+/* The exec of what bprm_in names (filename, argv, envp, and the file
+ * already open for execveat), into *regs: 0, or -errno with why set to
+ * the reason in words. */
+static int bprm_execve(const struct linux_binprm *bprm_in, struct pt_regs *regs,
+		       const char **why)
 {
-	struct linux_binprm bprm = {
-		.filename = path, .interp = path, .from_user = from_user,
-		.argv = argv, .envp = envp,
-	};
+	struct linux_binprm bprm = *bprm_in;
+	const char *path = bprm.filename;
 	unsigned long lo = 0, hi = 0;
 	int err;
 
@@ -535,6 +542,91 @@ out:
 			*why = exec_why;
 	}
 	return err;
+}
+
+/*
+ * execveat (fs/exec.c's do_execveat_common and alloc_bprm): the program
+ * is the file the fd names (AT_EMPTY_PATH with an empty path: fexecve), or
+ * the path relative to the directory dfd names; AT_SYMLINK_NOFOLLOW
+ * refuses a final symlink (ELOOP). Its name in the new program (argv's
+ * filename, AT_EXECFN, what a script's interpreter opens) is then
+ * "/dev/fd/N" or "/dev/fd/N/PATH"; when N is close-on-exec, no
+ * interpreter could open it after the exec, so a script fails at once
+ * with ENOENT.
+ */
+int do_execve(const char *path, const char *const *argv, const char *const *envp,
+	      bool from_user, struct pt_regs *regs, const char **why)
+{
+	struct linux_binprm bprm = {
+		.filename = path, .interp = path, .from_user = from_user,
+		.argv = argv, .envp = envp,
+	};
+
+	return bprm_execve(&bprm, regs, why);
+}
+
+long sys_execveat(int dfd, const char __user *filename, const char __user *const __user *argv,
+		  const char __user *const __user *envp, int flags)
+{
+	struct linux_binprm bprm = { .from_user = true, .argv = (const char *const *)argv,
+				     .envp = (const char *const *)envp };
+	char *path = kmalloc(PATH_MAX), *name = kmalloc(PATH_MAX + 32);
+	struct path p;
+	long ret;
+	int err;
+
+	ret = -EINVAL;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		goto out;
+	ret = strncpy_from_user(path, filename, PATH_MAX);
+	if (ret < 0)
+		goto out;
+	if (dfd == AT_FDCWD || path[0] == '/') {
+		ksnprintf(name, PATH_MAX, "%s", path);
+	} else if (!path[0]) {
+		struct file *f;
+
+		ret = -ENOENT;
+		if (!(flags & AT_EMPTY_PATH))
+			goto out;
+		ret = -EBADF;
+		f = fget((unsigned int)dfd);
+		if (!f)
+			goto out;
+		ksnprintf(name, PATH_MAX + 32, "/dev/fd/%d", dfd);
+		bprm.comm_from_dentry = true;
+		ret = -EACCES;	/* a pipe or a socket: no file to load */
+		if (f->f_path.dentry)
+			bprm.file = dentry_open(&f->f_path, O_RDONLY, &err);
+		fput(f);
+		if (!bprm.file)
+			goto out;
+	} else {
+		ksnprintf(name, PATH_MAX + 32, "/dev/fd/%d/%s", dfd, path);
+	}
+	if (!bprm.file) {
+		ret = user_path_at(dfd, filename, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &p);
+		if (ret)
+			goto out;
+		if (S_ISLNK(p.dentry->d_inode->i_mode)) {
+			path_put(&p);
+			ret = -ELOOP;
+			goto out;
+		}
+		bprm.file = dentry_open(&p, O_RDONLY, &err);
+		path_put(&p);
+		ret = err;
+		if (!bprm.file)
+			goto out;
+	}
+	if (dfd != AT_FDCWD && path[0] != '/' && get_close_on_exec(current->files, dfd))
+		bprm.path_inaccessible = true;
+	bprm.filename = bprm.interp = name;
+	ret = bprm_execve(&bprm, current->regs, NULL);
+out:
+	kfree(path);
+	kfree(name);
+	return ret;
 }
 
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
