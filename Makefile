@@ -158,13 +158,22 @@ SYSCALL_HEADERS := $(GENERATED)/unistd_64.h $(GENERATED)/syscalls_64.h $(GENERAT
 ELF_SEEDS := $(BUILD)/tests/elf-seeds
 # Unit tests: host programs, built as $(BUILD)/tests/NAME (below).
 UNIT_TESTS := $(addprefix $(BUILD)/tests/,restart_decision nosud timerqueue vma_tree trace_clock \
-	pid elf_replay vsprintf hidefsgsbase.so)
+	pid elf_replay vsprintf hidefsgsbase.so host_socket)
 
 DYN := $(BUILD)/dyn
 DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp
 
 .PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps fuzz-coverage shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(UNIT_TESTS) $(ELF_SEEDS)/.stamp $(GDB_CONSTANTS) $(DYN_PROGS)
+
+# umk-eintr (harness/umk-eintr/, README.md): a Python 3 host tool that sweeps
+# a program's blocking calls with umk --inject; it finds umk beside itself.
+all: $(BUILD)/umk-eintr
+$(BUILD)/umk-eintr: harness/umk-eintr/umk-eintr.py | $(BUILD)/harness
+	@echo "  INSTALL $@"
+	$(Q)python3 -c 'import concurrent.futures, difflib, json, shlex' 2>/dev/null \
+		|| { echo "make: umk-eintr needs python3 (Debian package python3)" >&2; exit 1; }
+	$(Q)install -m 755 $< $@
 
 # Dynamically linked host programs (gcc and the host's C library, not
 # musl), for the dynamic loader's tests: needlib finds libumkdyn.so beside
@@ -270,6 +279,8 @@ $(BUILD)/tests/pid: $(BUILD)/kernel/pid.o
 # arch/time.c's trace clock against the host's CLOCK_MONOTONIC.
 $(BUILD)/tests/trace_clock: $(BUILD)/arch/time.o
 $(BUILD)/tests/trace_clock: UNIT_FLAGS := -ldl
+# arch/net.c's host sockets: never waiting, SIGIO for each change.
+$(BUILD)/tests/host_socket: $(BUILD)/arch/net.o
 # The kernel's formatter (ksnprintf) against glibc's snprintf.
 $(BUILD)/tests/vsprintf: $(BUILD)/kernel/lib/vsprintf.o
 $(BUILD)/tests/vsprintf: UNIT_FLAGS := -Wno-format

@@ -40,8 +40,9 @@ extern char **environ;
 static void usage(FILE *f)
 {
 	fputs("usage: umk [--trace[=FILE]] [--trace-format=FMT] [--timeline FILE]\n"
-	      "           [--clock=CLOCK] [--nofsgsbase] [--rw DIR]... [--help] [--version]\n"
-	      "           PROGRAM [ARG...]\n"
+	      "           [--clock=CLOCK] [--nofsgsbase] [--rw DIR]... [--net=NET]\n"
+	      "           [--inject=CALL#N:SIG]\n"
+	      "           [--help] [--version] PROGRAM [ARG...]\n"
 	      "\n"
 	      "Run PROGRAM, an x86-64 Linux executable (static or dynamic) or a #!\n"
 	      "script, as pid 1 of the umk kernel.\n"
@@ -69,6 +70,16 @@ static void usage(FILE *f)
 	      "                 make the host directory DIR writable inside umk, at\n"
 	      "                 the same path (the rest of the host's files are\n"
 	      "                 read-only; /tmp and /dev/shm are umk's own, in memory)\n"
+	      "  --inject=CALL#N:SIG\n"
+	      "                 while the Nth sleeping occurrence of system call\n"
+	      "                 CALL (any task, counted as in the trace) sleeps, umk\n"
+	      "                 sends SIG (SIGCHLD, CHLD or 17) to that thread, or\n"
+	      "                 with SIG 'stop' SIGSTOP to its process and SIGCONT\n"
+	      "                 10 ms later: read#3:SIGCHLD, epoll_wait#1:stop\n"
+	      "  --net=host     AF_INET and AF_INET6 sockets are the host's TCP and\n"
+	      "                 UDP (the default)\n"
+	      "  --net=none     no network: socket(AF_INET or AF_INET6) fails with\n"
+	      "                 EAFNOSUPPORT, as on a Linux built without IPv4\n"
 	      "  --help         show this help\n"
 	      "  --version      show the version\n"
 	      "\n"
@@ -236,7 +247,7 @@ int main(int argc, char **argv)
 	int trace_fd = -1, timeline_fd = -1;
 	const char *trace_name = NULL;
 	enum format format = FORMAT_TEXT;
-	int i;
+	int i, injected = 0;
 
 	fixed_addresses(argv);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -265,6 +276,23 @@ int main(int argc, char **argv)
 			boot_options.clock_virtual = false;
 		} else if (!strncmp(a, "--clock=", 8)) {
 			usage_error("unknown clock '%s': host or virtual", a + 8);
+		} else if (!strcmp(a, "--net=none")) {
+			boot_options.net_none = true;
+		} else if (!strcmp(a, "--net=host")) {
+			boot_options.net_none = false;
+		} else if (!strncmp(a, "--net=", 6)) {
+			usage_error("unknown network '%s': host or none", a + 6);
+		} else if (!strncmp(a, "--inject=", 9)) {
+			const char *why;
+			char msg[256];
+
+			if (injected++)
+				usage_error("%s--inject given twice: one interruption per run", "");
+			why = inject_setup(a + 9);
+			if (why) {
+				snprintf(msg, sizeof(msg), "--inject=%s %s", a + 9, why);
+				usage_error("%s", msg);
+			}
 		} else if (!strncmp(a, "--trace-format=", 15)) {
 			format = parse_trace_format(a + 15);
 		} else if (!strcmp(a, "--rw") || !strncmp(a, "--rw=", 5)) {
@@ -303,6 +331,8 @@ int main(int argc, char **argv)
 	trap_init();
 	sud_enable();
 	time_init(boot_options.clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
+	if (boot_options.clock_virtual)
+		os_random_fix();
 	irq_init();
 	host_tty_init();
 	void *stack = arch_alloc_kstack();

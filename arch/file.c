@@ -9,6 +9,8 @@
  * rest (flags and modes have Linux's values, which are the host's). Host calls made here are never restarted by umk: the timer
  * signal is installed with SA_RESTART, so the host restarts them itself.
  */
+#include "host.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 #include <termios.h>
@@ -107,6 +110,12 @@ s64 os_lseek(int fd, s64 off, int whence)
 int os_mkdir(const char *path, int mode)
 {
 	return mkdir(path, mode) ? -errno : 0;
+}
+
+/* A FIFO or socket node (S_IFIFO, S_IFSOCK in mode): no device number. */
+int os_mknod(const char *path, int mode)
+{
+	return mknod(path, mode, 0) ? -errno : 0;
 }
 
 int os_rmdir(const char *path)
@@ -206,6 +215,33 @@ int os_isatty(int fd)
 	return isatty(fd);
 }
 
+/* Under --clock=virtual (os_random_fix, from arch/boot.c) the random bytes
+ * are the same run after run: splitmix64 from a fixed seed, so AT_RANDOM,
+ * getrandom and /dev/urandom repeat, and with them a program's hash seeds
+ * and stack canaries. Not random at all: for repeatable runs only. */
+static bool random_fixed;
+static unsigned long long random_state = 0x756d6b2076697274ULL;
+
+void os_random_fix(void)
+{
+	random_fixed = true;
+}
+
+static void fixed_random(unsigned char *p, size_t n)
+{
+	while (n) {
+		unsigned long long z = (random_state += 0x9e3779b97f4a7c15ULL);
+		size_t k = n < 8 ? n : 8;
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		memcpy(p, &z, k);
+		p += k;
+		n -= k;
+	}
+}
+
 /* getrandom(2) where the host has it, /dev/urandom otherwise; umk cannot
  * run without either, so failing both is fatal. */
 void os_random(void *buf, size_t n)
@@ -214,6 +250,10 @@ void os_random(void *buf, size_t n)
 	size_t done = 0;
 	int fd;
 
+	if (random_fixed) {
+		fixed_random(p, n);
+		return;
+	}
 	while (done < n) {
 		ssize_t r = getrandom(p + done, n - done, 0);
 

@@ -131,5 +131,6 @@ void irq_exit_host(void);	/* undo irq_init's changes to the host fds */
 
 /* time.c */
 void time_init(int clockid);
+void os_random_fix(void);	/* arch/file.c: --clock=virtual's repeatable bytes */
 
 #endif

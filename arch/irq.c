@@ -10,7 +10,9 @@
  * interrupt that arrives between the look and the wait still wakes it.
  *
  * SIGIO is the console's interrupt both ways: input arrived on fd 0, or room
- * came free on an output fd (0, 1 or 2) that can be full. irq_init sets
+ * came free on an output fd (0, 1 or 2) that can be full. It is also the
+ * host sockets' (arch/net.c sets O_ASYNC on each): trap.c records
+ * IRQ_NET with IRQ_CONSOLE for every SIGIO. irq_init sets
  * O_ASYNC on them; irq_exit_host puts every flag back. Those file
  * descriptions are shared with whoever started umk (and fds 0, 1 and 2 may
  * all be one description, a terminal's): every original flag is read before

@@ -84,8 +84,12 @@ void __tls_free handle_sigalrm(int sig, siginfo_t *si, ucontext_t *uc, unsigned 
 	interrupt(IRQ_TIMER, uc, oldsel);
 }
 
+/* SIGIO is the console's and the host sockets' (arch/net.c): the host
+ * drops a SIGIO that comes while one is pending, so its siginfo cannot say
+ * whose it was, and both devices look. */
 void __tls_free handle_sigio(int sig, siginfo_t *si, ucontext_t *uc, unsigned int oldsel)
 {
+	irq_record(IRQ_NET);
 	interrupt(IRQ_CONSOLE, uc, oldsel);
 }
 

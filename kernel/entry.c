@@ -10,6 +10,7 @@
  */
 #include <umk/entry.h>
 #include <umk/fs.h>
+#include <umk/net.h>
 #include <umk/os.h>
 #include <umk/rseq.h>
 #include <umk/sched.h>
@@ -33,6 +34,8 @@ void irq_replay(void)
 		host_signals_interrupt(arch_take_host_signals());
 	if (pending & (1UL << IRQ_WINCH))
 		tty_winch_interrupt();
+	if (pending & (1UL << IRQ_NET))
+		inet_host_interrupt();
 }
 
 void exit_to_user_mode_loop(struct pt_regs *regs)
@@ -58,11 +61,19 @@ void exit_to_user_mode_loop(struct pt_regs *regs)
 void do_syscall_64(struct pt_regs *regs, long nr)
 {
 	struct task_struct *tsk = current;
+	bool traced = test_ti_flag(current_thread_info(), TIF_SYSCALL_TRACE);
 
 	tsk->regs = regs;
 	tsk->orig_ax = nr;
 	resume_syscall_entry();
-	regs->ax = invoke_syscall(regs, nr);
+	/* ptrace's syscall-enter-stop may change the call, or skip it (-1). */
+	if (traced)
+		nr = syscall_trace_enter(regs, nr);
+	if (!traced || nr != -1)
+		regs->ax = invoke_syscall(regs, nr);
+	/* syscall-exit-stop: the tracer sees rax before the restart decision. */
+	if (test_ti_flag(current_thread_info(), TIF_SYSCALL_TRACE))
+		syscall_trace_exit(regs);
 	exit_to_user_mode_loop(regs);
 }
 

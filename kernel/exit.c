@@ -14,6 +14,7 @@
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/ipc.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/os.h>
@@ -23,6 +24,7 @@
 #include <umk/trace.h>
 #include <umk/tty.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/ptrace.h>
 #include <umk/uapi/wait.h>
 
 #include <umk/sched/signal.h>
@@ -41,6 +43,8 @@ static void exit_mm(struct task_struct *tsk)
 /* Free what is left of a task nobody will wait for any more. */
 void release_task(struct task_struct *p)
 {
+	if (p->ptrace)
+		__ptrace_unlink(p);
 	list_del_init(&p->tasks);
 	detach_pid(p);
 	list_del_init(&p->sibling);
@@ -195,11 +199,13 @@ void do_exit(long code)
 		panic("do_exit: the idle task cannot exit");
 	if (sig->flags & SIGNAL_GROUP_EXIT)
 		code = sig->group_exit_code;
+	ptrace_event(PTRACE_EVENT_EXIT, code);
 	tsk->exit_code = code;
 	trace_with(TR_TASK, &(struct trace_fields){ .other = tsk->pid, .ret = code, .what = "exit" },
 		   "exit %d status=0x%04lx", tsk->pid, code);
 
 	account_exit(tsk);
+	exit_sem(tsk);
 	exit_mm(tsk);
 	put_files_struct(tsk->files);
 	tsk->files = NULL;
@@ -210,6 +216,7 @@ void do_exit(long code)
 	}
 	list_del_init(&tsk->thread_node);
 	posix_timers_exit_thread(tsk);
+	exit_ptrace(tsk);	/* its tracees are detached, or killed (EXITKILL) */
 	group_dead = --sig->nr_threads == 0;
 	if (group_dead && tsk->tgid == 1)
 		umk_halt(code);
@@ -233,6 +240,10 @@ void do_exit(long code)
 		if (group_dead && do_notify_parent(tsk, tsk->exit_signal))
 			release_task(tsk);
 	} else {
+		/* Departure: a traced thread's exit is not reported to its
+		 * tracer (docs/linux-differences.md, "ptrace"). */
+		if (tsk->ptrace)
+			__ptrace_unlink(tsk);
 		tsk->exit_state = EXIT_DEAD;
 		list_del_init(&tsk->tasks);
 		detach_pid(tsk);
@@ -284,14 +295,17 @@ struct wait_opts {
 	struct rusage rusage;	/* the child's, for wait4 and waitid */
 };
 
-static bool eligible_child(struct wait_opts *wo, struct task_struct *p)
+/* ptrace: p is one of our tracees (any thread), not a child. */
+static bool eligible_child(struct wait_opts *wo, struct task_struct *p, bool ptrace)
 {
-	if (wo->which == P_PID && p->tgid != wo->pid)
+	if (wo->which == P_PID && (ptrace ? p->pid : p->tgid) != wo->pid)
 		return false;
 	if (wo->which == P_PGID && p->signal->pgrp != wo->pid)
 		return false;
-	/* __WCLONE waits only for children that do not signal SIGCHLD. */
-	if (!(wo->options & __WALL) && ((p->exit_signal != SIGCHLD) ^ !!(wo->options & __WCLONE)))
+	/* __WCLONE waits only for children that do not signal SIGCHLD; a
+	 * tracee is waited for whatever it signals. */
+	if (!ptrace && !(wo->options & __WALL) &&
+	    ((p->exit_signal != SIGCHLD) ^ !!(wo->options & __WCLONE)))
 		return false;
 	return true;
 }
@@ -306,11 +320,50 @@ static void fill_info(struct wait_opts *wo, struct task_struct *p, int code, int
 	wo->info._sigchld.status = status;
 }
 
-/* Returns the child's pid if it had something to report, else 0. */
-static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
+/* Returns the child's pid if it had something to report, else 0. ptrace:
+ * p is a tracee of ours that is not our child (kernel/ptrace.c). */
+static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p, bool ptrace)
 {
 	struct signal_struct *sig = p->signal;
 	pid_t pid = p->tgid;
+	/* A tracer sees its tracee's ptrace stops and exit first. */
+	bool traced_by_us = p->ptrace && p->parent && p->parent->tgid == current->tgid;
+
+	if (p->ptrace && !traced_by_us && p->exit_state == EXIT_ZOMBIE)
+		return 0;	/* its tracer has to release it first */
+	if (traced_by_us && (p->state & __TASK_TRACED) && p->exit_code &&
+	    !(p->jobctl & JOBCTL_LISTENING)) {
+		int code = p->exit_code;
+
+		wo->status = (code << 8) | 0x7f;
+		fill_info(wo, p, CLD_TRAPPED, code);
+		wo->info._sigchld.pid = p->pid;
+		getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
+		if (!(wo->options & WNOWAIT))
+			p->exit_code = 0;
+		return p->pid;
+	}
+	if (ptrace && p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head)) {
+		/* Not our child: we release it to its real parent. */
+		int code = p->exit_code;
+
+		if (!(wo->options & WEXITED))
+			return 0;
+		wo->status = code;
+		getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
+		if (code & 0x7f)
+			fill_info(wo, p, code & 0x80 ? CLD_DUMPED : CLD_KILLED, code & 0x7f);
+		else
+			fill_info(wo, p, CLD_EXITED, (code >> 8) & 0xff);
+		if (!(wo->options & WNOWAIT)) {
+			__ptrace_unlink(p);
+			if (do_notify_parent(p, p->exit_signal))
+				release_task(p);
+		}
+		return pid;
+	}
+	if (ptrace)
+		return 0;
 
 	if (p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head)) {
 		int code = p->exit_code;
@@ -333,7 +386,8 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
 		return pid;
 	}
 	getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
-	if ((wo->options & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) && sig->stop_report) {
+	if ((wo->options & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) && sig->stop_report &&
+	    !traced_by_us) {
 		wo->status = (sig->stop_report << 8) | 0x7f;
 		fill_info(wo, p, CLD_STOPPED, sig->stop_report);
 		if (!(wo->options & WNOWAIT))
@@ -350,6 +404,29 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p)
 	return 0;
 }
 
+/* The tracees of every thread of ours that are not our children
+ * (Linux's ptrace_do_wait); our traced children were seen with the others. */
+static pid_t wait_ptraced(struct wait_opts *wo, bool *any)
+{
+	struct task_struct *t, *p, *n;
+	pid_t ret;
+
+	for_each_thread(current->signal, t) {
+		list_for_each_entry_safe(p, n, &t->ptraced, ptrace_entry) {
+			if (p->real_parent && p->real_parent->tgid == current->tgid &&
+			    thread_group_leader(p))
+				continue;
+			if (!eligible_child(wo, p, true))
+				continue;
+			*any = true;
+			ret = wait_consider_task(wo, p, true);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static long do_wait(struct wait_opts *wo)
 {
 	struct task_struct *parent = current->group_leader, *p, *n;
@@ -362,13 +439,16 @@ static long do_wait(struct wait_opts *wo)
 		prepare_to_wait(&current->signal->wait_chldexit, &w, TASK_INTERRUPTIBLE);
 		ret = 0;
 		list_for_each_entry_safe(p, n, &parent->children, sibling) {
-			if (!eligible_child(wo, p))
+			if (!eligible_child(wo, p, false))
 				continue;
 			any = true;
-			ret = wait_consider_task(wo, p);
+			ret = wait_consider_task(wo, p, false);
 			if (ret)
 				break;
 		}
+		if (ret)
+			break;
+		ret = wait_ptraced(wo, &any);
 		if (ret)
 			break;
 		if (!any) {

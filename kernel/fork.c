@@ -10,6 +10,7 @@
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/ipc.h>
 #include <umk/futex.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
@@ -18,6 +19,7 @@
 #include <umk/rseq.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
+#include <umk/uapi/ptrace.h>
 #include <umk/syscalls.h>
 #include <umk/trace.h>
 #include <umk/tty.h>
@@ -108,6 +110,8 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&p->thread_node);
 	INIT_LIST_HEAD(&p->pending.list);
 	INIT_LIST_HEAD(&p->pid_chain);
+	INIT_LIST_HEAD(&p->ptraced);
+	INIT_LIST_HEAD(&p->ptrace_entry);
 	p->orig_ax = -1;
 	p->sas_ss_flags = SS_DISABLE;
 	return p;
@@ -187,6 +191,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		p->files = dup_fd(parent->files);
 	}
 	copy_fs(flags, p);
+	copy_semundo(flags, p);
 	if (flags & CLONE_SIGHAND) {
 		p->sighand = parent->sighand;
 		p->sighand->count++;
@@ -249,6 +254,7 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	struct completion vfork;
 	struct task_struct *p;
 	long err = 0;
+	int trace;
 	pid_t pid;
 
 	if (flags & ~CLONE_SUPPORTED)
@@ -261,9 +267,12 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	if ((flags & CLONE_PARENT) && current->group_leader->real_parent == idle_task)
 		return -EINVAL;
 
+	/* The PTRACE_EVENT_* the tracer asked to see for this clone, if any. */
+	trace = ptrace_clone_event(flags, flags & CSIGNAL);
 	p = copy_process(flags, newsp, child_tid, tls, &err);
 	if (!p)
 		return err;
+	ptrace_init_task(p, trace || (flags & CLONE_PTRACE));
 	pid = p->pid;
 	trace_with(TR_TASK, &(struct trace_fields){ .other = pid, .what = flags & CLONE_THREAD ? "thread" : "fork" },
 		   "%s %d (mm %u%s)", flags & CLONE_THREAD ? "thread" : "fork", pid, p->mm->id,
@@ -275,6 +284,8 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		p->vfork_done = &vfork;
 	}
 	wake_up_new_task(p);
+	if (trace)
+		ptrace_event(trace, pid);
 	if (flags & CLONE_VFORK) {
 		/* Until the child execs or exits, it runs on our memory and our
 		 * stack: wait. Killed first, we must take our completion back
@@ -284,6 +295,8 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 			p = find_task_by_pid(pid);
 			if (p && p->vfork_done == &vfork)
 				p->vfork_done = NULL;
+		} else {
+			ptrace_event(PTRACE_EVENT_VFORK_DONE, pid);
 		}
 	}
 	return pid;

@@ -11,6 +11,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/mm.h>
+#include <umk/net.h>
 #include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
@@ -98,6 +99,8 @@ void start_kernel(const struct boot_options *opts)
 	vfs_init(opts->rw_dirs, opts->nr_rw_dirs, opts->cwd);
 	show_program_dir(opts->argv[0], opts->cwd);
 	console_tty_init();
+	af_unix_init();		/* the socket families (include/umk/net.h) */
+	inet_host_init(!opts->net_none);
 	create_init_task(kernel_init, NULL);
 	cpu_idle();
 }

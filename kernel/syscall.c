@@ -8,9 +8,11 @@
  * number without an entry point returns -ENOSYS, with a "nosys" trace line.
  */
 #include <umk/errno.h>
+#include <umk/inject.h>
 #include <umk/sched.h>
 #include <umk/signal.h>
 #include <umk/syscalls.h>
+#include <umk/timer.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
 #include <umk/unistd.h>
@@ -58,7 +60,12 @@ long invoke_syscall(struct pt_regs *regs, long nr)
 	}
 	d = &sys_call_table[nr];
 	trace_sys_enter(nr, d->args, regs);
+	/* --clock=virtual: each call is CPU time (docs/design.md, "Deterministic runs") */
+	virtual_cpu_charge();
+	inject_syscall_enter(nr);
 	ret = d->fn(regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9);
 	trace_sys_exit(nr, ret);
+	inject_syscall_exit();
+	virtual_cpu_check();
 	return ret;
 }

@@ -33,7 +33,27 @@ epoll_wait EINTR EINTR EINTR
 epoll_pwait EINTR EINTR EINTR
 eventfd_read EINTR restarted restarted
 signalfd_read EINTR restarted restarted
-timerfd_read EINTR restarted restarted'
+timerfd_read EINTR restarted restarted
+fifo_open_read EINTR restarted restarted
+fifo_open_write EINTR restarted restarted
+fifo_read EINTR restarted restarted
+flock EINTR restarted restarted
+fcntl_setlkw EINTR restarted restarted
+fcntl_ofd_setlkw EINTR restarted restarted
+inotify_read EINTR restarted restarted
+msgrcv EINTR EINTR restarted
+msgsnd_full EINTR EINTR restarted
+semop EINTR EINTR EINTR
+semtimedop EINTR EINTR EINTR
+mq_receive EINTR restarted restarted
+mq_timedreceive EINTR restarted restarted
+mq_send_full EINTR restarted restarted
+recv EINTR restarted restarted
+recv_rcvtimeo EINTR EINTR EINTR
+send EINTR restarted restarted
+send_sndtimeo EINTR EINTR EINTR
+accept EINTR restarted restarted
+connect_backlog EINTR restarted restarted'
 
 # cells MATRIX: the matrix of the table form above, one cell a line, as
 # the program prints it.

@@ -48,7 +48,7 @@ handler runs = 1"
 	local sh_pid=$! pid= i
 	for ((i = 0; i < 100 && !pid; i++)); do
 		sleep 0.05
-		pid=$(pgrep -f -n "^$UMK $H/fuzz -M") || pid=
+		pid=$(pgrep -f -n "^$UMK --net=none $H/fuzz -M") || pid=
 	done
 	[[ $pid ]] || fail "umk did not start"
 	for i in 1 2; do

@@ -463,6 +463,14 @@ static long arg(char type)
 		return signo();
 	case 'c':
 		return (long)PICK(0, 1, 2, 3, 4, 5, 6, 7, 11, 12, -1, -2, 100, 0x7fffffff);
+	case 'F':		/* a socket family: AF_UNIX mostly */
+		return (long)PICK(1, 1, 1, 0, 2, 10, 16, 45, 46, -1);
+	case 'T':		/* a socket type, with SOCK_NONBLOCK/SOCK_CLOEXEC */
+		return (long)PICK(1, 2, 5, 3, 0, 11, -1) | (rnd() % 2 ? 04000 : 0);
+	case 'm':		/* MSG_* flags */
+		return rnd() % 2 ? 0x40 : flags();
+	case 'a':		/* a socket address: its length is the next argument */
+		return pointer(1);
 	default:
 		return 0;
 	}

@@ -51,12 +51,17 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -542,6 +547,492 @@ static void timerfd_fire(struct cell *c)
 	rsys(SYS_timerfd_settime, c->fd, 0, &its, NULL);
 }
 
+/* ---- FIFOs and file locks (kernel/fs/pipe.c's fifo_open, kernel/fs/locks.c) ---- */
+
+/* A FIFO or a file of the parent's own in /tmp, named in buf. */
+static long mkfifo_cell(struct cell *c)
+{
+	snprintf(c->buf, sizeof(c->buf), "/tmp/matrix.fifo.%d", (int)getpid());
+	unlink(c->buf);
+	c->fd = -1;
+	return mkfifo(c->buf, 0600) ? -errno : 0;
+}
+
+static int ret_is_fd(struct cell *c, long ret)
+{
+	return ret >= 0;
+}
+
+static long open_fifo_rd(struct cell *c)
+{
+	return rsys(SYS_open, c->buf, O_RDONLY);
+}
+
+static long open_fifo_wr(struct cell *c)
+{
+	return rsys(SYS_open, c->buf, O_WRONLY);
+}
+
+/* The other end, kept open until cleanup: a waiting reader counts as one,
+ * so a non-blocking writer's open succeeds. */
+static void open_fifo_writer(struct cell *c)
+{
+	c->fd = (int)rsys(SYS_open, c->buf, O_WRONLY | O_NONBLOCK);
+}
+
+static void open_fifo_reader(struct cell *c)
+{
+	c->fd = (int)rsys(SYS_open, c->buf, O_RDONLY | O_NONBLOCK);
+}
+
+static void unlink_fifo(struct cell *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	unlink(c->buf);
+}
+
+/* read of a FIFO: opened O_RDWR by the parent (never waits), empty. */
+static long fifo_rdwr(struct cell *c)
+{
+	long r = mkfifo_cell(c);
+
+	if (r)
+		return r;
+	c->fd = (int)rsys(SYS_open, c->buf, O_RDWR);
+	return c->fd < 0 ? c->fd : 0;
+}
+
+static long read_fd1(struct cell *c)
+{
+	return rsys(SYS_read, c->fd, c->buf + 64, 1);
+}
+
+static void write_fd1(struct cell *c)
+{
+	put(c->fd, "x", 1);
+}
+
+/* flock, F_SETLKW, F_OFD_SETLKW: the parent locks its file (c->fd), the
+ * child waits for it through an open file of its own (c->p[0]). */
+static long lock_file(struct cell *c, int how)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+
+	snprintf(c->buf, sizeof(c->buf), "/tmp/matrix.lock.%d", (int)getpid());
+	c->fd = (int)rsys(SYS_open, c->buf, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (c->fd < 0)
+		return c->fd;
+	if (how == 0)
+		return rsys(SYS_flock, c->fd, LOCK_EX);
+	return rsys(SYS_fcntl, c->fd, how, &fl);
+}
+
+static long flock_file(struct cell *c)
+{
+	return lock_file(c, 0);
+}
+
+static long setlk_file(struct cell *c)
+{
+	return lock_file(c, F_SETLK);
+}
+
+static long ofd_setlk_file(struct cell *c)
+{
+	return lock_file(c, F_OFD_SETLK);
+}
+
+static void open_own(struct cell *c)
+{
+	c->p[0] = (int)rsys(SYS_open, c->buf, O_RDWR);
+}
+
+static long call_flock(struct cell *c)
+{
+	return rsys(SYS_flock, c->p[0], LOCK_EX);
+}
+
+static long setlkw(struct cell *c, int cmd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+
+	return rsys(SYS_fcntl, c->p[0], cmd, &fl);
+}
+
+static long call_setlkw(struct cell *c)
+{
+	return setlkw(c, F_SETLKW);
+}
+
+static long call_ofd_setlkw(struct cell *c)
+{
+	return setlkw(c, F_OFD_SETLKW);
+}
+
+static void unlock_file(struct cell *c)
+{
+	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET, .l_len = 1 };
+
+	rsys(SYS_flock, c->fd, LOCK_UN);
+	rsys(SYS_fcntl, c->fd, F_SETLK, &fl);
+	rsys(SYS_fcntl, c->fd, F_OFD_SETLK, &fl);
+}
+
+static void unlink_file(struct cell *c)
+{
+	close(c->fd);
+	unlink(c->buf);
+}
+
+/* inotify: an instance watching a directory of the parent's own for
+ * IN_CREATE; the completion makes a file there: one event of 32 bytes. */
+static long mkinotify(struct cell *c)
+{
+	snprintf(c->buf, sizeof(c->buf), "/tmp/matrix.inotify.%d", (int)getpid());
+	if (mkdir(c->buf, 0700))
+		return -errno;
+	c->fd = (int)rsys(SYS_inotify_init1, 0);
+	if (c->fd < 0)
+		return c->fd;
+	return rsys(SYS_inotify_add_watch, c->fd, c->buf, 0x100 /* IN_CREATE */) < 0 ? -EINVAL : 0;
+}
+
+static long read_inotify(struct cell *c)
+{
+	return rsys(SYS_read, c->fd, c->buf + 64, 64);
+}
+
+static int ret_is_32(struct cell *c, long ret)
+{
+	return ret == 32;
+}
+
+static void inotify_create(struct cell *c)
+{
+	char name[160];
+
+	snprintf(name, sizeof(name), "%s/f", c->buf);
+	close((int)rsys(SYS_open, name, O_WRONLY | O_CREAT, 0600));
+}
+
+static void rm_inotify_dir(struct cell *c)
+{
+	char name[160];
+
+	close(c->fd);
+	snprintf(name, sizeof(name), "%s/f", c->buf);
+	unlink(name);
+	rmdir(c->buf);
+}
+
+/* System V IPC (kernel/ipc/): msgrcv on an empty queue, msgsnd on a full
+ * one (qbytes 1, one byte in it), semop and semtimedop decrementing a
+ * semaphore at 0. c->fd is the object's id; the completion sends,
+ * receives or increments. */
+struct matrix_msgbuf {
+	long mtype;
+	char mtext[8];
+};
+
+static long mkmsq(struct cell *c)
+{
+	c->fd = (int)rsys(SYS_msgget, 0 /* IPC_PRIVATE */, 0600);
+	return c->fd < 0 ? c->fd : 0;
+}
+
+static long full_msq(struct cell *c)
+{
+	struct matrix_msgbuf m = { .mtype = 1 };
+	unsigned long ds[15];	/* struct msqid64_ds: msg_qbytes is ds[11] */
+	long r = mkmsq(c);
+
+	if (r || (r = rsys(SYS_msgctl, c->fd, 2 /* IPC_STAT */, ds)))
+		return r;
+	ds[11] = 1;
+	if ((r = rsys(SYS_msgctl, c->fd, 1 /* IPC_SET */, ds)))
+		return r;
+	return rsys(SYS_msgsnd, c->fd, &m, 1, 0);
+}
+
+static long call_msgrcv(struct cell *c)
+{
+	struct matrix_msgbuf m;
+
+	return rsys(SYS_msgrcv, c->fd, &m, 8, 0, 0);
+}
+
+static long call_msgsnd(struct cell *c)
+{
+	struct matrix_msgbuf m = { .mtype = 1 };
+
+	return rsys(SYS_msgsnd, c->fd, &m, 1, 0);
+}
+
+static void msgsnd_1(struct cell *c)
+{
+	call_msgsnd(c);
+}
+
+static void msgrcv_1(struct cell *c)
+{
+	struct matrix_msgbuf m;
+
+	rsys(SYS_msgrcv, c->fd, &m, 8, 0, 04000 /* IPC_NOWAIT */);
+}
+
+static void rm_msq(struct cell *c)
+{
+	rsys(SYS_msgctl, c->fd, 0 /* IPC_RMID */, NULL);
+}
+
+struct matrix_sembuf {
+	unsigned short sem_num;
+	short sem_op, sem_flg;
+};
+
+static long mksem(struct cell *c)
+{
+	c->fd = (int)rsys(SYS_semget, 0 /* IPC_PRIVATE */, 1, 0600);
+	return c->fd < 0 ? c->fd : 0;
+}
+
+static long call_semop(struct cell *c)
+{
+	struct matrix_sembuf op = { 0, -1, 0 };
+
+	return rsys(SYS_semop, c->fd, &op, 1);
+}
+
+static long call_semtimedop(struct cell *c)
+{
+	struct matrix_sembuf op = { 0, -1, 0 };
+	struct timespec ts = { LONG_MS / 1000, 0 };
+
+	return rsys(SYS_semtimedop, c->fd, &op, 1, &ts);
+}
+
+static void sem_up(struct cell *c)
+{
+	struct matrix_sembuf op = { 0, 1, 0 };
+
+	rsys(SYS_semop, c->fd, &op, 1);
+}
+
+static void rm_sem(struct cell *c)
+{
+	rsys(SYS_semctl, c->fd, 0, 0 /* IPC_RMID */, 0);
+}
+
+/* POSIX message queues: a queue of one 8-byte message, unlinked at once
+ * (the fds keep it); mq_send waits on it full. */
+static long mkmq(struct cell *c)
+{
+	long attr[8] = { 0, 1, 8, 0 };	/* mq_flags, mq_maxmsg, mq_msgsize */
+	char name[32];
+
+	snprintf(name, sizeof(name), "matrix.%d", (int)getpid());
+	c->fd = (int)rsys(SYS_mq_open, name, O_RDWR | O_CREAT | O_EXCL, 0600, attr);
+	if (c->fd < 0)
+		return c->fd;
+	return rsys(SYS_mq_unlink, name);
+}
+
+static long full_mq(struct cell *c)
+{
+	long r = mkmq(c);
+
+	return r ? r : rsys(SYS_mq_timedsend, c->fd, "x", 1, 0, NULL);
+}
+
+static long call_mq_receive(struct cell *c)
+{
+	return rsys(SYS_mq_timedreceive, c->fd, c->buf + 64, 8, NULL, NULL);
+}
+
+static long call_mq_timedreceive(struct cell *c)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += LONG_MS / 1000;
+	return rsys(SYS_mq_timedreceive, c->fd, c->buf + 64, 8, NULL, &ts);
+}
+
+static long call_mq_send(struct cell *c)
+{
+	return rsys(SYS_mq_timedsend, c->fd, "x", 1, 0, NULL);
+}
+
+static void mq_send_1(struct cell *c)
+{
+	call_mq_send(c);
+}
+
+static void mq_receive_1(struct cell *c)
+{
+	rsys(SYS_mq_timedreceive, c->fd, c->buf, 8, NULL, NULL);
+}
+
+/* ---- AF_UNIX sockets (kernel/net/af_unix.c) ---- */
+
+/* A stream socketpair in c->p: the child uses p[0], the parent p[1]. */
+static long mksockpair(struct cell *c)
+{
+	return rsys(SYS_socketpair, AF_UNIX, SOCK_STREAM, 0, c->p);
+}
+
+/* The same, p[0] with a 5 s SO_RCVTIMEO and SO_SNDTIMEO (never reached):
+ * signal(7)'s sockets with a timeout, EINTR after any signal. */
+static long mksockpair_timeo(struct cell *c)
+{
+	struct timeval tv = { LONG_MS / 1000, 0 };
+	long r = mksockpair(c);
+
+	if (r)
+		return r;
+	r = rsys(SYS_setsockopt, c->p[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return r ? r : rsys(SYS_setsockopt, c->p[0], SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static void write_sock(struct cell *c)
+{
+	put(c->p[1], "x", 1);
+}
+
+static long recv_sock(struct cell *c)
+{
+	return rsys(SYS_recvfrom, c->p[0], c->buf, 1, 0, 0, 0);
+}
+
+/* A socketpair whose p[0] cannot send: filled without blocking. */
+static long full_sockpair(struct cell *c, long (*mk)(struct cell *))
+{
+	long r = mk(c);
+
+	if (r)
+		return r;
+	memset(c->buf, 'x', sizeof(c->buf));
+	while (rsys(SYS_sendto, c->p[0], c->buf, sizeof(c->buf), MSG_DONTWAIT, 0, 0) > 0)
+		;
+	return 0;
+}
+
+static long full_sock(struct cell *c)
+{
+	return full_sockpair(c, mksockpair);
+}
+
+static long full_sock_timeo(struct cell *c)
+{
+	return full_sockpair(c, mksockpair_timeo);
+}
+
+static long send_sock(struct cell *c)
+{
+	return rsys(SYS_sendto, c->p[0], "y", 1, 0, 0, 0);
+}
+
+/* Read all p[1] holds: p[0] can send again. */
+static void drain_sock(struct cell *c)
+{
+	static char big[1 << 16];
+
+	while (rsys(SYS_recvfrom, c->p[1], big, sizeof(big), MSG_DONTWAIT, 0, 0) > 0)
+		;
+}
+
+/* The listener's abstract name: the parent's pid in it (c->buf, made by
+ * mklistener, so the child has the same). */
+static socklen_t listen_addr(struct cell *c, struct sockaddr_un *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1, "%.100s", c->buf);
+	return offsetof(struct sockaddr_un, sun_path) + 1 + strlen(sa->sun_path + 1);
+}
+
+/* A listener in c->fd. */
+static long mklistener(struct cell *c, int backlog)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	long r;
+
+	snprintf(c->buf, sizeof(c->buf), "umk-matrix-%d", (int)getpid());
+	len = listen_addr(c, &sa);
+
+	c->p[0] = c->p[1] = -1;
+	c->fd = (int)rsys(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
+	if (c->fd < 0)
+		return c->fd;
+	r = rsys(SYS_bind, c->fd, &sa, len);
+	return r ? r : rsys(SYS_listen, c->fd, backlog);
+}
+
+static long mklistener5(struct cell *c)
+{
+	return mklistener(c, 5);
+}
+
+/* A listener whose backlog (0) one pending connection fills (p[0]). */
+static long mklistener_full(struct cell *c)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	long r = mklistener(c, 0);
+
+	if (r)
+		return r;
+	len = listen_addr(c, &sa);
+	c->p[0] = (int)rsys(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	return rsys(SYS_connect, c->p[0], &sa, len);
+}
+
+static long call_accept(struct cell *c)
+{
+	return rsys(SYS_accept, c->fd, 0, 0);
+}
+
+static long call_connect(struct cell *c)
+{
+	struct sockaddr_un sa;
+	socklen_t len = listen_addr(c, &sa);
+	long fd = rsys(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
+
+	return fd < 0 ? fd : rsys(SYS_connect, fd, &sa, len);
+}
+
+/* The parent connects: the child's accept returns. */
+static void connect_listener(struct cell *c)
+{
+	struct sockaddr_un sa;
+	socklen_t len = listen_addr(c, &sa);
+
+	c->p[1] = (int)rsys(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
+	if (rsys(SYS_connect, c->p[1], &sa, len))
+		die("connect to the matrix listener failed");
+}
+
+/* The parent accepts the pending connection: room for the child's. */
+static void accept_one(struct cell *c)
+{
+	long fd = rsys(SYS_accept, c->fd, 0, 0);
+
+	if (fd < 0)
+		die("accept on the matrix listener failed");
+	close((int)fd);
+}
+
+static void close_listener(struct cell *c)
+{
+	close(c->fd);
+	if (c->p[0] >= 0)
+		close(c->p[0]);
+	if (c->p[1] >= 0)
+		close(c->p[1]);
+}
+
 static const struct row rows[] = {
 	{ "read", mkpipe, NULL, read_pipe, ret_is_1, write_pipe, close_pipe, 0 },
 	{ "write", full_pipe, NULL, write_full, ret_is_1, drain_pipe, close_pipe, 0 },
@@ -565,6 +1056,27 @@ static const struct row rows[] = {
 	{ "eventfd_read", mkeventfd, NULL, read_fd8, ret_is_8, eventfd_add, close_fd, 0 },
 	{ "signalfd_read", mksignalfd, block_usr2, read_signalfd, ret_is_128, send_usr2, close_fd, 0 },
 	{ "timerfd_read", mktimerfd, NULL, read_fd8, ret_is_8, timerfd_fire, close_fd, 0 },
+	{ "fifo_open_read", mkfifo_cell, NULL, open_fifo_rd, ret_is_fd, open_fifo_writer, unlink_fifo, 0 },
+	{ "fifo_open_write", mkfifo_cell, NULL, open_fifo_wr, ret_is_fd, open_fifo_reader, unlink_fifo, 0 },
+	{ "fifo_read", fifo_rdwr, NULL, read_fd1, ret_is_1, write_fd1, unlink_fifo, 0 },
+	{ "flock", flock_file, open_own, call_flock, ret_is_0, unlock_file, unlink_file, 0 },
+	{ "fcntl_setlkw", setlk_file, open_own, call_setlkw, ret_is_0, unlock_file, unlink_file, 0 },
+	{ "fcntl_ofd_setlkw", ofd_setlk_file, open_own, call_ofd_setlkw, ret_is_0, unlock_file, unlink_file, 0 },
+	{ "inotify_read", mkinotify, NULL, read_inotify, ret_is_32, inotify_create, rm_inotify_dir, 0 },
+	{ "msgrcv", mkmsq, NULL, call_msgrcv, ret_is_1, msgsnd_1, rm_msq, 0 },
+	{ "msgsnd_full", full_msq, NULL, call_msgsnd, ret_is_0, msgrcv_1, rm_msq, 0 },
+	{ "semop", mksem, NULL, call_semop, ret_is_0, sem_up, rm_sem, 0 },
+	{ "semtimedop", mksem, NULL, call_semtimedop, ret_is_0, sem_up, rm_sem, 0 },
+	{ "mq_receive", mkmq, NULL, call_mq_receive, ret_is_1, mq_send_1, close_fd, 0 },
+	{ "mq_timedreceive", mkmq, NULL, call_mq_timedreceive, ret_is_1, mq_send_1, close_fd, 0 },
+	{ "mq_send_full", full_mq, NULL, call_mq_send, ret_is_0, mq_receive_1, close_fd, 0 },
+	/* AF_UNIX sockets: with SO_RCVTIMEO/SO_SNDTIMEO, EINTR even after a stop */
+	{ "recv", mksockpair, NULL, recv_sock, ret_is_1, write_sock, close_pipe, 0 },
+	{ "recv_rcvtimeo", mksockpair_timeo, NULL, recv_sock, ret_is_1, write_sock, close_pipe, 0 },
+	{ "send", full_sock, NULL, send_sock, ret_is_1, drain_sock, close_pipe, 0 },
+	{ "send_sndtimeo", full_sock_timeo, NULL, send_sock, ret_is_1, drain_sock, close_pipe, 0 },
+	{ "accept", mklistener5, NULL, call_accept, ret_is_fd, connect_listener, close_listener, 0 },
+	{ "connect_backlog", mklistener_full, NULL, call_connect, ret_is_0, accept_one, close_listener, 0 },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 

@@ -48,6 +48,7 @@ struct boot_options {
 					 * writable inside umk at the same path */
 	const char *rw_dirs[BOOT_MAX_RW_DIRS];
 	bool clock_virtual;		/* --clock=virtual */
+	bool net_none;			/* --net=none: no AF_INET, AF_INET6 */
 	int nr_trace_sinks;		/* where events are written as they happen */
 	struct {
 		int fd;			/* a host fd: --trace's file or stderr, or
@@ -60,6 +61,10 @@ struct boot_options {
 /* kernel/init.c: runs on the idle task's stack once arch/ has booted.
  * Applies opts, then runs opts->argv[0] as pid 1. */
 void start_kernel(const struct boot_options *opts) __noreturn;
+
+/* kernel/inject.c: --inject=CALL#N:SIG, checked before boot; NULL, or what
+ * is wrong with spec. */
+const char *inject_setup(const char *spec);
 
 /* Exit statuses of umk itself (documented in README.md) */
 #define UMK_EXIT_USAGE 2

@@ -228,6 +228,9 @@ struct inode_operations {
 	int (*setattr)(struct dentry *dentry, struct iattr *attr);
 	int (*create)(struct inode *dir, struct dentry *dentry, umode_t mode);
 	int (*mkdir)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	/* A node that is not a regular file or directory: mode has its type
+	 * (S_IFSOCK for a bound AF_UNIX socket, kernel/net/af_unix.c). */
+	int (*mknod)(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev);
 	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
 	int (*link)(struct dentry *old, struct inode *dir, struct dentry *dentry);
 	int (*unlink)(struct inode *dir, struct dentry *dentry);
@@ -258,6 +261,8 @@ struct inode {
 	char *i_link;			/* tmpfs: a symlink's target */
 	s64 i_dir_offset;		/* tmpfs: a directory's next d_offset */
 	void *i_private;		/* hostfs, proc: their own */
+	/* A FIFO's pipe while it has open files (kernel/fs/pipe.c). */
+	struct pipe_inode_info *i_pipe;
 };
 
 /* A name in a directory (include/linux/dcache.h). A dentry holds a
@@ -326,6 +331,7 @@ struct file {
 	struct inode *f_inode;
 	void *private_data;
 	struct list_head f_ep;		/* the epitems watching it (eventpoll.c) */
+	unsigned int f_pipe;		/* a FIFO reader's w_counter at open (pipe.c) */
 };
 
 #define NR_OPEN_DEFAULT 1024		/* fd table size; RLIMIT_NOFILE's ceiling */
@@ -511,6 +517,11 @@ int path_parentat(int dfd, const char *name, struct path *parent, struct last_co
 int path_parentat_from(struct path *start, const char *name, struct path *parent,
 		       struct last_component *last);
 #define MAXSYMLINKS 40			/* links followed in one resolution */
+/* Create name (a kernel string, from the cwd) as a node of mode's type
+ * through the file system's mknod, the umask applied (Linux's vfs_mknod,
+ * as af_unix's bind does it): its path in *res (a reference), or -errno:
+ * -EEXIST when the name exists, -EPERM when the file system cannot. */
+int kern_mknod(const char *name, umode_t mode, struct path *res);
 /* The negative or positive dentry for name in dir (+1 reference). */
 int lookup_one(struct path *dir, const char *name, struct dentry **res);
 /* Linux's may_open/inode_permission as root: 0, -EACCES, -EROFS. */
@@ -563,6 +574,8 @@ void file_path_name(struct file *f, char *buf, size_t n);
 /* kernel/fs/pipe.c: the inode number of the pipe behind f (for fstat and
  * /proc/PID/fd). */
 unsigned long pipe_ino(struct file *f);
+/* A pipe's ends, and a FIFO's i_fop: open is fifo_open. */
+extern const struct file_operations pipefifo_fops;
 /* kernel/fs/namespace.c: mnt's place in the mount table, from 1 (what
  * /proc/PID/fdinfo calls mnt_id). */
 int mnt_id(const struct vfsmount *mnt);

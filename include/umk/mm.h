@@ -203,6 +203,12 @@ struct pt_regs;
  * short where the range leaves tsk's regions, 0 for a task without an mm.
  * For /proc/PID/cmdline and environ. */
 size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len);
+/* The same for writing (ptrace's POKEDATA, process_vm_writev): into a
+ * private region even if the program cannot write it (a breakpoint in
+ * its code), its pages made the process's own first when they are still
+ * a file's; into a shared one only if it is writable. */
+size_t access_process_vm_write(struct task_struct *tsk, unsigned long addr, const void *buf,
+			       size_t len);
 
 /* kernel/fs/exec.c */
 struct linux_binprm;

@@ -61,7 +61,8 @@ void arch_free_context(struct task_struct *p);
 #define IRQ_CONSOLE 1	/* host SIGIO: console input, or room on a console output */
 #define IRQ_HOSTSIG 2	/* host SIGINT, SIGQUIT, SIGTERM or SIGHUP for umk */
 #define IRQ_WINCH 3	/* host SIGWINCH: the host terminal was resized */
-#define NR_IRQS 4
+#define IRQ_NET 4	/* host SIGIO too: a host socket's readiness changed (arch/net.c) */
+#define NR_IRQS 5
 
 /* Atomically take the set of interrupts recorded since the last call. */
 unsigned long arch_take_pending_irqs(void);
@@ -109,6 +110,7 @@ int os_readlink(const char *path, char *buf, size_t n);
 ssize_t os_getdents64(int fd, void *buf, size_t n);
 s64 os_lseek(int fd, s64 off, int whence);
 int os_mkdir(const char *path, int mode);
+int os_mknod(const char *path, int mode);	/* a FIFO or socket node */
 int os_rmdir(const char *path);
 int os_unlink(const char *path);
 int os_rename(const char *oldpath, const char *newpath, unsigned int flags);
@@ -161,6 +163,51 @@ ssize_t os_write_some(int fd, const void *buf, size_t n);
 ssize_t os_write_wait(int fd, const void *buf, size_t n);
 /* Write s to the host's stderr if it takes it now; drop it otherwise. */
 void os_console_err_try(const char *s);
+
+/* ---- arch/net.c: host sockets (kernel/net/af_inet_host.c) ---- */
+
+/* A host socket (socket(2)), always non-blocking and close-on-exec, whose
+ * readiness raises IRQ_NET (O_ASYNC, umk its owner): its fd, or -errno.
+ * Addresses and option values have Linux's layouts, which are the host's. */
+int os_socket(int family, int type, int protocol);
+/* accept4 a pending connection into a new host socket set up as
+ * os_socket's; -EAGAIN when none is pending. */
+int os_accept(int fd);
+int os_bind(int fd, const void *addr, int len);
+int os_listen(int fd, int backlog);
+/* Never waits: -EINPROGRESS, then -EALREADY while in progress, then 0
+ * once or the connection's error, as on a non-blocking Linux socket. */
+int os_connect(int fd, const void *addr, int len);
+/* getsockname, or getpeername when peer; *len in: room, out: the length. */
+int os_getname(int fd, void *addr, int *len, bool peer);
+int os_shutdown(int fd, int how);
+int os_setsockopt(int fd, int level, int name, const void *val, unsigned int len);
+int os_getsockopt(int fd, int level, int name, void *val, int *len);
+/* One message through kernel buffers. recvmsg sets namelen, controllen
+ * (what the host wrote) and flags (MSG_TRUNC...). */
+struct os_msg {
+	void *name;
+	int namelen;
+	void *buf;
+	size_t len;
+	void *control;
+	size_t controllen;
+	int flags;
+};
+/* One host sendmsg or recvmsg with MSG_DONTWAIT: the bytes, or -errno
+ * (-EAGAIN: it would wait). Of flags, only those that mean the same on
+ * the host pass (MSG_PEEK, MSG_OOB, MSG_TRUNC, MSG_MORE...). */
+ssize_t os_sendmsg(int fd, struct os_msg *m, int flags);
+ssize_t os_recvmsg(int fd, struct os_msg *m, int flags);
+/* The host's struct pollfd: poll fds[0..n) without waiting, setting each
+ * revents. Returns how many have any, or -errno. */
+struct os_pollfd {
+	int fd;
+	short events, revents;
+};
+int os_poll_many(struct os_pollfd *fds, unsigned int n);
+/* An ioctl that fills an int (FIONREAD, SIOCOUTQ, SIOCATMARK). */
+int os_sock_ioctl(int fd, unsigned int cmd, int *val);
 
 /* ---- arch/tty.c: the host terminal under the console tty ---- */
 

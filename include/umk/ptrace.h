@@ -43,4 +43,42 @@ static inline void set_user_fs_base(struct pt_regs *regs, unsigned long fs)
 	regs->trapno = fs;
 }
 
+/* ---- ptrace (kernel/ptrace.c, Linux's include/linux/ptrace.h) ----
+ * task->ptrace: PT_PTRACED while traced, PT_SEIZED if by PTRACE_SEIZE,
+ * and the PTRACE_O_* options shifted by PT_OPT_FLAG_SHIFT. The requests
+ * and the user ABI are in include/umk/uapi/ptrace.h. */
+#define PT_PTRACED 0x00000001
+#define PT_SEIZED 0x00010000
+#define PT_OPT_FLAG_SHIFT 3
+#define PT_EVENT_FLAG(event) (1 << (PT_OPT_FLAG_SHIFT + (event)))
+#define PT_TRACESYSGOOD PT_EVENT_FLAG(0)
+#define PT_EXITKILL (0x00100000 << PT_OPT_FLAG_SHIFT)
+
+struct task_struct;
+struct kernel_siginfo;
+
+/* The stops on the system-call path (kernel/entry.c): the entry stop
+ * returns the number to run, -1 to skip the call. */
+long syscall_trace_enter(struct pt_regs *regs, long nr);
+void syscall_trace_exit(struct pt_regs *regs);
+/* A PTRACE_EVENT_* stop of current, if its tracer asked for it; exec's
+ * legacy SIGTRAP without PTRACE_O_TRACEEXEC. */
+void ptrace_event(int event, unsigned long message);
+/* signal-delivery-stop (get_signal): the signal to act on, 0 for none. */
+int ptrace_signal(int signr, struct kernel_siginfo *info);
+/* get_signal's JOBCTL_TRAP_STOP/NOTIFY: group-stop and PTRACE_EVENT_STOP. */
+void do_jobctl_trap(void);
+/* SIGCONT reached a seized tracee: it re-traps (PTRACE_LISTEN's wake-up). */
+void ptrace_trap_notify(struct task_struct *t);
+/* fork: a child of a traced task that is traced too (CLONE_PTRACE or an
+ * event the tracer asked for). */
+void ptrace_init_task(struct task_struct *child, bool ptrace);
+/* Which PTRACE_EVENT_* kernel_clone should report for these clone flags,
+ * 0 if the tracer did not ask for it. */
+int ptrace_clone_event(unsigned long clone_flags, int exit_signal);
+/* exit: a tracer's tracees are detached (or killed, PTRACE_O_EXITKILL);
+ * a tracee leaves its tracer's list. */
+void exit_ptrace(struct task_struct *tracer);
+void __ptrace_unlink(struct task_struct *child);
+
 #endif

@@ -193,6 +193,7 @@ struct files_struct;
 struct fs_struct;
 struct arch_context;
 struct completion;
+struct sem_undo_list;
 
 struct task_struct {
 	struct thread_info *stack;	/* kernel stack base; thread_info there */
@@ -247,6 +248,8 @@ struct task_struct {
 	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
 	unsigned long jobctl;		/* JOBCTL_* */
 	bool sched_yield;		/* in sched_yield(), for the trace */
+	int inject_call;		/* 1 + the system call it is in, 0 outside (kernel/inject.c) */
+	bool inject_slept;		/* that call has slept: counted once */
 	struct resume_stack resume;	/* SA_RESUME continuations (kernel/signal/resume.c) */
 
 	/* Scheduling policy (kernel/sched/syscalls.c): SCHED_NORMAL, BATCH
@@ -272,6 +275,8 @@ struct task_struct {
 	u32 rseq_len;
 	u32 rseq_sig;
 	unsigned long rseq_event_mask;	/* RSEQ_EVENT_*: since the last fixup */
+	/* SEM_UNDO's adjustments, shared under CLONE_SYSVSEM (kernel/ipc/sem.c) */
+	struct sem_undo_list *sysvsem;
 
 	/* ptrace (kernel/ptrace.c). Linux's parent is real_parent when not
 	 * traced; umk's is NULL then, and the tracer while traced. A ptrace

@@ -42,6 +42,13 @@ long sys_pipe(int __user *fildes);
 long sys_pipe2(int __user *fildes, int flags);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+/* kernel/fs/locks.c */
+long sys_flock(unsigned int fd, unsigned int cmd);
+/* kernel/fs/inotify.c */
+long sys_inotify_init(void);
+long sys_inotify_init1(int flags);
+long sys_inotify_add_watch(int fd, const char __user *pathname, u32 mask);
+long sys_inotify_rm_watch(int fd, int wd);
 
 long sys_lseek(unsigned int fd, s64 offset, unsigned int whence);
 long sys_pread64(unsigned int fd, char __user *buf, size_t count, s64 pos);
@@ -86,6 +93,8 @@ long sys_umask(int mask);
 /* kernel/fs/namei.c */
 long sys_mkdir(const char __user *pathname, unsigned short mode);
 long sys_mkdirat(int dfd, const char __user *pathname, unsigned short mode);
+long sys_mknod(const char __user *filename, unsigned short mode, unsigned int dev);
+long sys_mknodat(int dfd, const char __user *filename, unsigned short mode, unsigned int dev);
 long sys_rmdir(const char __user *pathname);
 long sys_unlink(const char __user *pathname);
 long sys_unlinkat(int dfd, const char __user *pathname, int flag);
@@ -254,6 +263,13 @@ long sys_wait4(pid_t upid, int __user *stat_addr, int options, struct rusage __u
 long sys_waitid(int which, pid_t upid, kernel_siginfo_t __user *infop, int options,
 		struct rusage __user *ru);
 
+/* kernel/ptrace.c */
+long sys_ptrace(long request, long pid, unsigned long addr, unsigned long data);
+long sys_process_vm_readv(pid_t pid, const struct iovec __user *lvec, unsigned long liovcnt,
+			  const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags);
+long sys_process_vm_writev(pid_t pid, const struct iovec __user *lvec, unsigned long liovcnt,
+			   const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags);
+
 /* kernel/signal/signal.c */
 long sys_kill(pid_t pid, int sig);
 long sys_tgkill(pid_t tgid, pid_t pid, int sig);
@@ -328,6 +344,34 @@ long sys_timerfd_create(int clockid, int flags);
 long sys_timerfd_settime(int ufd, int flags, const struct __kernel_itimerspec __user *utmr,
 			 struct __kernel_itimerspec __user *otmr);
 long sys_timerfd_gettime(int ufd, struct __kernel_itimerspec __user *otmr);
+
+/* kernel/ipc/: msg.c, sem.c, shm.c, mqueue.c (a key_t is an int) */
+struct sembuf;
+struct mq_attr;
+long sys_msgget(int key, int msgflg);
+long sys_msgsnd(int msqid, const void __user *msgp, size_t msgsz, int msgflg);
+long sys_msgrcv(int msqid, void __user *msgp, size_t msgsz, long msgtyp, int msgflg);
+long sys_msgctl(int msqid, int cmd, void __user *buf);
+long sys_semget(int key, int nsems, int semflg);
+long sys_semop(int semid, struct sembuf __user *tsops, unsigned int nsops);
+long sys_semtimedop(int semid, struct sembuf __user *tsops, unsigned int nsops,
+		    const struct __kernel_timespec __user *timeout);
+long sys_semctl(int semid, int semnum, int cmd, unsigned long arg);
+long sys_shmget(int key, size_t size, int shmflg);
+long sys_shmat(int shmid, char __user *shmaddr, int shmflg);
+long sys_shmdt(char __user *shmaddr);
+long sys_shmctl(int shmid, int cmd, void __user *buf);
+long sys_mq_open(const char __user *u_name, int oflag, unsigned int mode,
+		 struct mq_attr __user *u_attr);
+long sys_mq_unlink(const char __user *u_name);
+long sys_mq_timedsend(int mqdes, const char __user *u_msg_ptr, size_t msg_len,
+		      unsigned int msg_prio, const struct __kernel_timespec __user *u_abs_timeout);
+long sys_mq_timedreceive(int mqdes, char __user *u_msg_ptr, size_t msg_len,
+			 unsigned int __user *u_msg_prio,
+			 const struct __kernel_timespec __user *u_abs_timeout);
+long sys_mq_notify(int mqdes, const struct sigevent __user *u_notification);
+long sys_mq_getsetattr(int mqdes, const struct mq_attr __user *u_mqstat,
+		       struct mq_attr __user *u_omqstat);
 
 /* kernel/syscall.c */
 const char *syscall_name(long nr);	/* "read", or "syscall_NNN" */

@@ -8,8 +8,9 @@
  * a virtual one that stands still while any task can run and jumps to the
  * next timer's expiry when none can. The scheduler's time slice runs on
  * cpu_clock() instead (timer_setup_cpu): the host's CLOCK_MONOTONIC, or
- * under --clock=virtual umk's own CPU time on the host, so a slice still
- * ends when a task spins and never because the host or gdb paused umk. */
+ * under --clock=virtual a CPU time charged per system call (with a watchdog
+ * on umk's own CPU time for a task that makes none), so a slice ends at the
+ * same call in every run and never because the host or gdb paused umk. */
 #ifndef UMK_TIMER_H
 #define UMK_TIMER_H
 
@@ -85,6 +86,10 @@ u64 cpu_clock(void);		/* ns on the clock of time slices (above) */
  * virtual clock on by ns, so a program that spins until time passes sees
  * it pass. */
 void virtual_clock_forward(u64 ns);
+/* --clock=virtual's CPU time (kernel/time/time.c): a system call charges
+ * it on entry; on return, a slice it made due runs. */
+void virtual_cpu_charge(void);
+void virtual_cpu_check(void);
 /* For the trace: ktime_get()'s reading when umk started, and the ns since. */
 u64 ktime_boot(void);
 u64 ktime_since_boot(void);

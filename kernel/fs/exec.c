@@ -35,6 +35,7 @@
 #include <umk/syscalls.h>
 #include <umk/trace.h>
 #include <umk/uaccess.h>
+#include <umk/uapi/ptrace.h>
 
 #include "binfmts.h"
 
@@ -477,6 +478,7 @@ static int bprm_execve(const struct linux_binprm *bprm_in, struct pt_regs *regs,
 	struct linux_binprm bprm = *bprm_in;
 	const char *path = bprm.filename;
 	unsigned long lo = 0, hi = 0;
+	pid_t old_vpid = current->pid;	/* the event's message (exec_binprm) */
 	int err;
 
 	if (!regs)
@@ -524,6 +526,8 @@ static int bprm_execve(const struct linux_binprm *bprm_in, struct pt_regs *regs,
 		goto out;
 	exec_mmap(&bprm, regs);
 	trace_with(TR_TASK, &(struct trace_fields){ .other = current->pid, .what = "exec" }, "exec %s", path);
+	/* PTRACE_EVENT_EXEC with the pid before de_thread, or the legacy SIGTRAP */
+	ptrace_event(PTRACE_EVENT_EXEC, old_vpid);
 out:
 	if (bprm.file)
 		fput(bprm.file);

@@ -1,8 +1,11 @@
 /*
  * kernel/fs/fcntl.c: fcntl (Linux's fs/fcntl.c): F_DUPFD, F_DUPFD_CLOEXEC,
- * F_GETFD/F_SETFD and F_GETFL/F_SETFL; any other command is EINVAL.
+ * F_GETFD/F_SETFD, F_GETFL/F_SETFL, and the record locks (F_GETLK,
+ * F_SETLK, F_SETLKW and their F_OFD_ variants, kernel/fs/locks.c); any
+ * other command is EINVAL.
  */
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
@@ -32,6 +35,13 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 
 	if (!f)
 		return -EBADF;
+	/* An O_PATH file takes only the commands on the fd itself (Linux's
+	 * check_fcntl_cmd). */
+	if ((f->f_flags & O_PATH) && cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC &&
+	    cmd != F_GETFD && cmd != F_SETFD && cmd != F_GETFL) {
+		fput(f);
+		return -EBADF;
+	}
 	switch (cmd) {
 	case F_DUPFD:
 		ret = f_dupfd(argi, f, false);
@@ -52,6 +62,16 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	case F_SETFL:
 		f->f_flags = (argi & SETFL_MASK) | (f->f_flags & ~SETFL_MASK);
 		ret = 0;
+		break;
+	case F_GETLK:
+	case F_OFD_GETLK:
+		ret = fcntl_getlk(f, cmd, (struct flock __user *)arg);
+		break;
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		ret = fcntl_setlk(fd, f, cmd, (struct flock __user *)arg);
 		break;
 	default:
 		ret = -EINVAL;

@@ -13,6 +13,7 @@
  * the file under us.
  */
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
 #include <umk/resource.h>
@@ -88,6 +89,15 @@ static struct file *pick_file(struct files_struct *files, unsigned int fd)
 	return f;
 }
 
+/* Drop an fd's reference to f, the fd table id having held it: the POSIX
+ * locks id holds on f's file go first, whichever fd of it this was
+ * (Linux's filp_close with locks_remove_posix). */
+static void filp_close(struct file *f, struct files_struct *id)
+{
+	locks_remove_posix(f, id);
+	fput(f);
+}
+
 static struct files_struct *alloc_files(void)
 {
 	struct files_struct *files = kmalloc(sizeof(*files));
@@ -131,7 +141,7 @@ void put_files_struct(struct files_struct *files)
 		struct file *f = pick_file(files, fd);
 
 		if (f)
-			fput(f);
+			filp_close(f, files);
 	}
 	kfree(files);
 }
@@ -147,7 +157,7 @@ void do_close_on_exec(struct files_struct *files)
 			struct file *f = pick_file(files, fd);
 
 			if (f)
-				fput(f);
+				filp_close(f, files);
 		}
 	}
 }
@@ -158,7 +168,7 @@ long sys_close(unsigned int fd)
 
 	if (!f)
 		return -EBADF;
-	fput(f);
+	filp_close(f, current->files);
 	return 0;
 }
 
@@ -182,7 +192,7 @@ static long do_dup2(struct files_struct *files, struct file *f, unsigned int new
 
 	fd_install(files, newfd, get_file(f), flags & O_CLOEXEC);
 	if (tofree)
-		fput(tofree);
+		filp_close(tofree, files);
 	return newfd;
 }
 

@@ -6,8 +6,11 @@
  * f_op->release, then drops the file's path.
  */
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
+#include <umk/fsnotify.h>
 #include <umk/kernel.h>
+#include <umk/net.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
@@ -43,6 +46,8 @@ void fput(struct file *f)
 		return;
 	if (!list_empty(&f->f_ep))
 		eventpoll_release(f);
+	fsnotify_close(f);
+	locks_remove_file(f);	/* its flock and OFD locks */
 	if (f->f_op->release)
 		f->f_op->release(f);
 	if (f->f_path.dentry)
@@ -56,5 +61,7 @@ unsigned long file_ino(struct file *f)
 		return f->f_inode->i_ino;
 	if (!strcmp(f->f_op->name, "pipe"))
 		return pipe_ino(f);
+	if (sock_from_file(f))
+		return sock_from_file(f)->ino;
 	return 0;
 }

@@ -12,13 +12,16 @@
  * and writes go to it at the file's position, directories are read with
  * the host's getdents64.
  *
- * Departures: only regular files and directories open (a host device node,
- * FIFO or socket is ENXIO, umk having no driver for it: the /dev nodes
- * programs need are umk's own, kernel/drivers/devices.c); a --rw directory's files
- * cannot be mapped MAP_SHARED.
+ * Departures: only regular files, directories and FIFOs open (a host
+ * device node or socket is ENXIO, umk having no driver for it: the /dev
+ * nodes programs need are umk's own, kernel/drivers/devices.c); a host FIFO
+ * opens as a pipe inside umk (kernel/fs/pipe.c's fifo_open), never the
+ * host's, so it joins umk's programs, not a host program with one of umk's;
+ * a --rw directory's files cannot be mapped MAP_SHARED.
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/fsnotify.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/os.h>
@@ -92,6 +95,8 @@ static struct inode *hostfs_iget(struct super_block *sb, const struct stat *st)
 		inode->i_op = &hostfs_iops;
 		if (S_ISREG(st->st_mode))
 			inode->i_fop = &hostfs_file_fops;
+		else if (S_ISFIFO(st->st_mode))
+			inode->i_fop = &pipefifo_fops;	/* a pipe inside umk */
 	}
 	return inode;
 }
@@ -164,6 +169,28 @@ static int do_rmdir(const char *path, long unused)
 static int hostfs_create(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	int err = host_op(dentry, do_create, mode & S_IALLUGO);
+
+	return err ? err : hostfs_instantiate(dentry);
+}
+
+static int do_mknod(const char *path, long mode)
+{
+	return os_mknod(path, mode);
+}
+
+/* A bound AF_UNIX socket's node is a host socket node made by umk: the
+ * host sees a socket file nothing listens on (a host program's connect
+ * gets ECONNREFUSED); inside umk, af_unix.c finds the socket bound to it
+ * by its device and inode numbers. */
+static int hostfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev)
+{
+	int err;
+
+	/* FIFOs and sockets only: umk makes no host device nodes (it could
+	 * open none of them; docs/linux-differences.md). */
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return -EPERM;
+	err = host_op(dentry, do_mknod, mode);
 
 	return err ? err : hostfs_instantiate(dentry);
 }
@@ -427,6 +454,7 @@ static void hostfs_release(struct file *f)
 static const struct inode_operations hostfs_dir_iops = {
 	.lookup = hostfs_lookup,
 	.create = hostfs_create,
+	.mknod = hostfs_mknod,
 	.mkdir = hostfs_mkdir,
 	.symlink = hostfs_symlink,
 	.link = hostfs_link,
@@ -496,11 +524,31 @@ static struct hostmem *hostfs_get_hostmem(struct file *f, int *err)
 	return h;
 }
 
+/* The reads and writes that moved bytes, for inotify (Linux's vfs_read
+ * and vfs_write call fsnotify_access and fsnotify_modify). */
+static ssize_t hostfs_read_notify(struct kiocb *iocb, struct iov_iter *to)
+{
+	ssize_t ret = hostfs_read_iter(iocb, to);
+
+	if (ret > 0)
+		fsnotify_access(iocb->ki_filp);
+	return ret;
+}
+
+static ssize_t hostfs_write_notify(struct kiocb *iocb, struct iov_iter *from)
+{
+	ssize_t ret = hostfs_write_iter(iocb, from);
+
+	if (ret > 0)
+		fsnotify_modify(iocb->ki_filp);
+	return ret;
+}
+
 static const struct file_operations hostfs_file_fops = {
 	.name = "hostfs",
 	.open = hostfs_open,
-	.read_iter = hostfs_read_iter,
-	.write_iter = hostfs_write_iter,
+	.read_iter = hostfs_read_notify,
+	.write_iter = hostfs_write_notify,
 	.llseek = hostfs_llseek,
 	.fstat = hostfs_fstat,
 	.fsync = hostfs_fsync,

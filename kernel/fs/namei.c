@@ -17,8 +17,10 @@
  * rmdir say EROFS before looking. Every task is root (docs/design.md):
  * read and write are always permitted, execute needs an x bit.
  */
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/fsnotify.h>
 #include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
@@ -395,6 +397,122 @@ static void done_create(struct inode *dir, struct dentry *d)
 {
 	d_rehash(d);
 	dir->i_mtime = dir->i_ctime = current_time();
+	fsnotify_create(d);
+}
+
+int kern_mknod(const char *name, umode_t mode, struct path *res)
+{
+	struct last_component *last = kmalloc(sizeof(*last));
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err = path_parentat(AT_FDCWD, name, &parent, last);
+
+	if (err)
+		goto out_free;
+	err = -EEXIST;
+	if (last->type != LAST_NORM)
+		goto out;
+	err = lookup_one(&parent, last->name, &d);
+	if (err)
+		goto out;
+	err = -EEXIST;
+	if (d->d_inode)
+		goto out_d;
+	err = -ENOENT;
+	if (last->slash)
+		goto out_d;
+	err = -EROFS;
+	if (mnt_is_readonly(parent.mnt))
+		goto out_d;
+	dir = parent.dentry->d_inode;
+	err = dir->i_op->mknod ? dir->i_op->mknod(dir, d, (mode & S_IFMT) |
+							 (mode & S_IALLUGO & ~current->fs->umask), 0)
+			       : -EPERM;
+	if (err)
+		goto out_d;
+	done_create(dir, d);
+	res->mnt = parent.mnt;
+	res->dentry = d;	/* d's reference goes to *res */
+	path_put(&parent);
+	kfree(last);
+	return 0;
+out_d:
+	dput(d);
+out:
+	path_put(&parent);
+out_free:
+	kfree(last);
+	return err;
+}
+
+/* Linux's may_mknod: the types mknod makes (0 is S_IFREG). */
+static int may_mknod(umode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+	case 0:
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The user's dev_t, as stat shows it (Linux's new_decode_dev). */
+static dev_t new_decode_dev(unsigned int dev)
+{
+	return MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+/* Linux's do_mknodat with vfs_create and vfs_mknod: a regular file through
+ * the file system's create, the other types through its mknod; a device
+ * node needs CAP_MKNOD. A FIFO made here opens through fifo_open
+ * (kernel/fs/pipe.c), a socket node is what kern_mknod makes for bind. */
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err = may_mknod(mode);
+
+	if (err)
+		return err;
+	err = filename_create(dfd, filename, false, &parent, &d);
+	if (err)
+		return err;
+	dir = parent.dentry->d_inode;
+	mode = (mode & S_IFMT) | (mode & S_IALLUGO & ~current->fs->umask);
+	switch (mode & S_IFMT) {
+	case 0:
+	case S_IFREG:
+		err = dir->i_op->create ? dir->i_op->create(dir, d, S_IFREG | mode) : -EACCES;
+		break;
+	case S_IFCHR:
+	case S_IFBLK:
+		err = -EPERM;
+		if (capable(CAP_MKNOD) && dir->i_op->mknod)
+			err = dir->i_op->mknod(dir, d, mode, new_decode_dev(dev));
+		break;
+	default:	/* S_IFIFO, S_IFSOCK */
+		err = dir->i_op->mknod ? dir->i_op->mknod(dir, d, mode, 0) : -EPERM;
+		break;
+	}
+	if (!err)
+		done_create(dir, d);
+	dput(d);
+	path_put(&parent);
+	return err;
+}
+
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
+{
+	return sys_mknodat(AT_FDCWD, filename, mode, dev);
 }
 
 long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
@@ -547,13 +665,16 @@ static long do_remove(int dfd, const char __user *pathname, bool rmdir)
 	struct inode *dir;
 	int err = lookup_victim(dfd, pathname, rmdir, &parent, &d);
 	int (*op)(struct inode *, struct dentry *);
+	unsigned int nlink;
 
 	if (err)
 		return err;
 	dir = parent.dentry->d_inode;
 	op = rmdir ? dir->i_op->rmdir : dir->i_op->unlink;
+	nlink = fsnotify_nlink(d);
 	err = op ? op(dir, d) : -EPERM;
 	if (!err) {
+		fsnotify_remove(d, rmdir, nlink);
 		d_drop(d);
 		dir->i_mtime = dir->i_ctime = current_time();
 	}
@@ -651,6 +772,8 @@ static int do_rename(struct rename_data *r, unsigned int flags)
 		d_drop(r->new);
 	d_move(r->old, r->new_parent.dentry, r->new_last.name);
 	old_dir->i_mtime = old_dir->i_ctime = new_dir->i_mtime = new_dir->i_ctime = current_time();
+	fsnotify_move(r->old_parent.dentry, r->old_last.name, r->new_parent.dentry,
+		      r->new_last.name, r->old);
 	return 0;
 }
 

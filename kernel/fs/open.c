@@ -8,6 +8,7 @@
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/fsnotify.h>
 #include <umk/kernel.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
@@ -42,6 +43,7 @@ struct file *dentry_open(const struct path *path, unsigned int flags, int *err)
 		fput(f);
 		return NULL;
 	}
+	fsnotify_open(f);
 	return f;
 }
 
@@ -62,7 +64,10 @@ int vfs_truncate(const struct path *path, s64 length)
 	if (err)
 		return err;
 	attr.ia_mtime = current_time();
-	return notify_change(path->dentry, &attr);
+	err = notify_change(path->dentry, &attr);
+	if (!err)
+		fsnotify_change(path->dentry, true);
+	return err;
 }
 
 /* Create the regular file d names in parent (Linux's lookup_open). */
@@ -83,6 +88,7 @@ static int open_create_file(struct path *parent, struct dentry *d, struct last_c
 		return err;
 	d_rehash(d);
 	dir->i_mtime = dir->i_ctime = current_time();
+	fsnotify_create(d);
 	return 0;
 }
 
@@ -311,9 +317,14 @@ static int chmod_common(const struct path *path, umode_t mode)
 {
 	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = mode };
 
+	int err;
+
 	if (mnt_is_readonly(path->mnt))
 		return -EROFS;
-	return notify_change(path->dentry, &attr);
+	err = notify_change(path->dentry, &attr);
+	if (!err)
+		fsnotify_change(path->dentry, false);
+	return err;
 }
 
 long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
@@ -440,6 +451,8 @@ long sys_utimensat(int dfd, const char __user *filename,
 		err = -EROFS;
 	else
 		err = notify_change(path.dentry, &attr);
+	if (!err && attr.ia_valid)
+		fsnotify_change(path.dentry, false);
 	path_put(&path);
 	return err;
 }

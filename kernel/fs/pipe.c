@@ -1,7 +1,9 @@
 /*
- * kernel/fs/pipe.c: pipes, after Linux's fs/pipe.c. Interface: sys_pipe,
- * sys_pipe2, and the file operations of the two ends (reached through
- * sys_read/sys_write/sys_readv/sys_writev/sys_ioctl and f_op->poll).
+ * kernel/fs/pipe.c: pipes and FIFOs, after Linux's fs/pipe.c. Interface:
+ * sys_pipe, sys_pipe2, and pipefifo_fops, the file operations of both ends
+ * of a pipe and of an open FIFO (reached through sys_read/sys_write/
+ * sys_readv/sys_writev/sys_ioctl and f_op->poll; a FIFO's inode has them
+ * as its i_fop, so dentry_open calls fifo_open).
  *
  * A pipe is a 64 KiB byte ring (Linux's default: 16 pages) with counts of
  * open read-end and write-end files and two wait queues. Readers get what
@@ -16,6 +18,13 @@
  * mode) is accepted and kept in f_flags but ignored. No locks: kernel code
  * is not preempted, so only the sleeps in pipe_read/pipe_write let other
  * tasks in, and each loop re-checks the pipe after one.
+ *
+ * FIFOs (docs/design.md, "FIFOs and file locks"): a FIFO is a named inode
+ * of tmpfs or hostfs whose open files share one pipe_inode_info, hung on
+ * the inode (i_pipe) by the first open and freed by the last release, as
+ * Linux's fifo_open and put_pipe_info. A FIFO in a host directory is a
+ * pipe inside umk too: umk never opens the host's FIFO, so umk's programs
+ * talk through it with each other, not with host programs.
  *
  * Wakeups: a reader sleeps on rd_wait until data or no writers; a writer
  * sleeps on wr_wait until room or no readers. wake_up wakes every sleeper,
@@ -41,6 +50,9 @@ struct pipe_inode_info {
 	unsigned int tail;		/* bytes ever read, mod 2^32 */
 	int readers;			/* open read-end files */
 	int writers;			/* open write-end files */
+	int files;			/* open files of either end: freed at 0 */
+	unsigned int r_counter;		/* opens for reading ever (fifo_open's */
+	unsigned int w_counter;		/* wait_for_partner), for writing ever */
 	struct wait_queue_head rd_wait;	/* readers: data, or no writers */
 	struct wait_queue_head wr_wait;	/* writers: room, or no readers */
 	unsigned long ino;		/* its inode number on pipefs: "pipe:[ino]" */
@@ -58,12 +70,6 @@ static size_t pipe_len(const struct pipe_inode_info *pipe)
 static size_t pipe_room(const struct pipe_inode_info *pipe)
 {
 	return PIPE_SIZE - pipe_len(pipe);
-}
-
-/* The read end is O_RDONLY, the write end O_WRONLY; nothing reopens them. */
-static bool pipe_read_end(const struct file *f)
-{
-	return (f->f_flags & O_ACCMODE) == O_RDONLY;
 }
 
 static bool pipe_readable(const struct pipe_inode_info *pipe)
@@ -193,19 +199,26 @@ static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 	return ret;
 }
 
-/* Linux's pipe_poll, without FIFOs' writer-count subtleties. */
+/* Linux's pipe_poll. A pipe's read end is O_RDONLY, its write end
+ * O_WRONLY; a FIFO opened O_RDWR is both. A FIFO reader that opened
+ * O_NONBLOCK before any writer came sees no POLLHUP until one has
+ * (f_pipe, set by fifo_open). */
 static unsigned int pipe_poll(struct file *f, poll_table *pt)
 {
 	struct pipe_inode_info *pipe = f->private_data;
 	unsigned int mask = 0;
 
-	poll_wait(f, pipe_read_end(f) ? &pipe->rd_wait : &pipe->wr_wait, pt);
-	if (pipe_read_end(f)) {
+	if (file_readable(f))
+		poll_wait(f, &pipe->rd_wait, pt);
+	if (file_writable(f))
+		poll_wait(f, &pipe->wr_wait, pt);
+	if (file_readable(f)) {
 		if (pipe_len(pipe))
 			mask |= POLLIN | POLLRDNORM;
-		if (!pipe->writers)
+		if (!pipe->writers && f->f_pipe != pipe->w_counter)
 			mask |= POLLHUP;
-	} else {
+	}
+	if (file_writable(f)) {
 		if (pipe_room(pipe) >= PIPE_BUF)
 			mask |= POLLOUT | POLLWRNORM;
 		if (!pipe->readers)
@@ -231,32 +244,46 @@ static void free_pipe_info(struct pipe_inode_info *pipe)
 	kfree(pipe);
 }
 
-/* The last reference to one end is gone. Precondition: nobody sleeps on the
- * pipe once both ends are gone (a sleeper holds a reference to its file). */
+/* One open file of the pipe is gone; the last one frees it, and a FIFO's
+ * inode forgets it (Linux's put_pipe_info): a FIFO's data do not outlive
+ * its last open file. */
+static void put_pipe_info(struct inode *inode, struct pipe_inode_info *pipe)
+{
+	if (--pipe->files)
+		return;
+	if (inode)
+		inode->i_pipe = NULL;
+	free_pipe_info(pipe);
+}
+
+/* The last reference to an open file of the pipe is gone. Precondition:
+ * nobody sleeps on the pipe once its last file is gone (a sleeper holds a
+ * reference to its file). */
 static void pipe_release(struct file *f)
 {
 	struct pipe_inode_info *pipe = f->private_data;
 
-	if (pipe_read_end(f))
+	if (file_readable(f))
 		pipe->readers--;
-	else
+	if (file_writable(f))
 		pipe->writers--;
-	if (pipe->readers < 0 || pipe->writers < 0)
-		panic("pipe_release: pipe %p has %d readers, %d writers", (void *)pipe,
-		      pipe->readers, pipe->writers);
-	if (!pipe->readers && !pipe->writers) {
-		free_pipe_info(pipe);
-		return;
-	}
+	if (pipe->readers < 0 || pipe->writers < 0 || pipe->files <= 0)
+		panic("pipe_release: pipe %p has %d readers, %d writers, %d files", (void *)pipe,
+		      pipe->readers, pipe->writers, pipe->files);
 	/* Readers now see EOF, writers SIGPIPE. */
-	wake_up(&pipe->rd_wait);
-	wake_up(&pipe->wr_wait);
+	if (!pipe->readers != !pipe->writers) {
+		wake_up(&pipe->rd_wait);
+		wake_up(&pipe->wr_wait);
+	}
+	put_pipe_info(f->f_inode, pipe);
 }
 
 static int pipe_fstat(struct file *f, struct stat *st)
 {
 	struct pipe_inode_info *pipe = f->private_data;
 
+	if (f->f_path.dentry)		/* a FIFO: its inode's attributes */
+		return vfs_getattr(&f->f_path, st);
 	memset(st, 0, sizeof(*st));
 	st->st_dev = new_encode_dev(PIPEFS_DEV);
 	st->st_ino = pipe->ino;
@@ -273,16 +300,6 @@ unsigned long pipe_ino(struct file *f)
 	return ((struct pipe_inode_info *)f->private_data)->ino;
 }
 
-static const struct file_operations pipefifo_fops = {
-	.name = "pipe",
-	.read_iter = pipe_read,
-	.write_iter = pipe_write,
-	.poll = pipe_poll,
-	.ioctl = pipe_ioctl,
-	.fstat = pipe_fstat,
-	.release = pipe_release,
-};
-
 static struct pipe_inode_info *alloc_pipe_info(void)
 {
 	static unsigned long last_ino;
@@ -291,18 +308,106 @@ static struct pipe_inode_info *alloc_pipe_info(void)
 	pipe->buf = kmalloc(PIPE_SIZE);
 	pipe->ino = ++last_ino;
 	pipe->ctime = current_time();
-	pipe->readers = 1;
-	pipe->writers = 1;
 	init_waitqueue_head(&pipe->rd_wait);
 	init_waitqueue_head(&pipe->wr_wait);
 	return pipe;
 }
+
+/* A sleeping open of the other end wakes on rd_wait (Linux's
+ * wake_up_partner). */
+static void wake_up_partner(struct pipe_inode_info *pipe)
+{
+	wake_up(&pipe->rd_wait);
+}
+
+/* Sleep until *cnt moves (an open of the other end): 0, or -ERESTARTSYS
+ * when a signal came first (Linux's wait_for_partner). */
+static int wait_for_partner(struct pipe_inode_info *pipe, unsigned int *cnt)
+{
+	unsigned int cur = *cnt;
+
+	(void)wait_event_interruptible(pipe->rd_wait, cur != *cnt);
+	return cur == *cnt ? -ERESTARTSYS : 0;
+}
+
+/* Open of a FIFO (Linux's fifo_open): O_RDONLY waits for a writer unless
+ * O_NONBLOCK, O_WRONLY waits for a reader or with O_NONBLOCK fails with
+ * -ENXIO, O_RDWR never waits. A signal ends a wait with -ERESTARTSYS. */
+static int fifo_open(struct inode *inode, struct file *f)
+{
+	struct pipe_inode_info *pipe = inode->i_pipe;
+
+	f->f_pipe = 0;
+	if (!pipe) {
+		pipe = alloc_pipe_info();
+		inode->i_pipe = pipe;
+	}
+	pipe->files++;
+	f->private_data = pipe;
+
+	switch (f->f_flags & O_ACCMODE) {
+	case O_RDONLY:
+		pipe->r_counter++;
+		if (pipe->readers++ == 0)
+			wake_up_partner(pipe);
+		if (!pipe->writers) {
+			if (f->f_flags & O_NONBLOCK) {
+				/* suppress POLLHUP until we have seen a writer */
+				f->f_pipe = pipe->w_counter;
+			} else if (wait_for_partner(pipe, &pipe->w_counter)) {
+				if (!--pipe->readers)
+					wake_up(&pipe->wr_wait);
+				goto err_restart;
+			}
+		}
+		return 0;
+	case O_WRONLY:
+		if ((f->f_flags & O_NONBLOCK) && !pipe->readers) {
+			put_pipe_info(inode, pipe);
+			return -ENXIO;
+		}
+		pipe->w_counter++;
+		if (!pipe->writers++)
+			wake_up_partner(pipe);
+		if (!pipe->readers && wait_for_partner(pipe, &pipe->r_counter)) {
+			if (!--pipe->writers)
+				wake_up(&pipe->rd_wait);
+			goto err_restart;
+		}
+		return 0;
+	default:	/* O_RDWR: the process can at least talk to itself */
+		pipe->readers++;
+		pipe->writers++;
+		pipe->r_counter++;
+		pipe->w_counter++;
+		if (pipe->readers == 1 || pipe->writers == 1)
+			wake_up_partner(pipe);
+		return 0;
+	}
+err_restart:
+	put_pipe_info(inode, pipe);
+	return -ERESTARTSYS;
+}
+
+const struct file_operations pipefifo_fops = {
+	.name = "pipe",
+	.open = fifo_open,
+	.read_iter = pipe_read,
+	.write_iter = pipe_write,
+	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
+	.fstat = pipe_fstat,
+	.release = pipe_release,
+};
 
 /* res[0] the read end, res[1] the write end; one reference each. */
 static void create_pipe_files(struct file **res, int flags)
 {
 	struct pipe_inode_info *pipe = alloc_pipe_info();
 
+	pipe->readers = pipe->writers = 1;
+	pipe->r_counter = pipe->w_counter = 1;
+	pipe->files = 2;
 	res[0] = alloc_file(&pipefifo_fops, O_RDONLY | (flags & O_NONBLOCK), pipe);
 	res[1] = alloc_file(&pipefifo_fops, O_WRONLY | (flags & (O_NONBLOCK | O_DIRECT)), pipe);
 }

@@ -5,6 +5,8 @@
  *	/proc/self		symlink to the reader's pid
  *	/proc/mounts		umk's mount table (kernel/fs/namespace.c)
  *	/proc/uptime		seconds since boot, and the idle task's seconds
+ *	/proc/net/unix		the AF_UNIX sockets (kernel/net/af_unix.c)
+ *	/proc/sysvipc/msg, sem, shm  System V IPC's objects (kernel/ipc/)
  *	/proc/PID/stat		one line, fields in Linux's order (do_task_stat)
  *	/proc/PID/status	"Name:\t..." lines (proc_pid_status)
  *	/proc/PID/cmdline	argv, NUL-separated, read from the process
@@ -31,9 +33,12 @@
  * puts on its internal pipefs or anon_inodefs.
  */
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
+#include <umk/ipc.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
+#include <umk/net.h>
 #include <umk/os.h>
 #include <umk/resource.h>
 #include <umk/sched.h>
@@ -49,11 +54,23 @@ static const struct {
 	umode_t mode;
 } root_entries[] = {
 	{ "self", S_IFLNK | 0777 }, { "mounts", S_IFREG | 0444 }, { "uptime", S_IFREG | 0444 },
+	{ "locks", S_IFREG | 0444 },	/* kernel/fs/locks.c */
+	{ "net", S_IFDIR | 0555 },	/* the sockets' tables: net/unix */
+	{ "sysvipc", S_IFDIR | 0555 },	/* System V IPC's objects (kernel/ipc/) */
 };
+/* /proc/net/unix's inode number: below every pid directory's (pid << 8). */
+#define PROC_NET_UNIX_INO 0x80
+/* /proc/sysvipc/msg, sem and shm: the three after it, in that order. */
+#define PROC_SYSVIPC_INO 0x81
+static const char *const sysvipc_names[] = { "msg", "sem", "shm" };
 #define PROC_PID_OFFSET (2 + (int)ARRAY_SIZE(root_entries))
 
 static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;
 static const struct inode_operations proc_fdinfo_iops;
+static const struct inode_operations proc_net_iops;
+static const struct inode_operations proc_sysvipc_iops;
+static const struct file_operations proc_sysvipc_fops;
+static const struct file_operations proc_net_fops;
 static const struct inode_operations proc_link_iops;
 static const struct file_operations proc_root_fops, proc_pid_fops, proc_fd_fops;
 static const struct file_operations proc_fdinfo_fops;
@@ -136,6 +153,8 @@ static char task_state_char(struct task_struct *t)
 		return 'X';
 	if (t->state & __TASK_STOPPED)
 		return 'T';
+	if (t->state & __TASK_TRACED)
+		return 't';
 	if (t->state & TASK_INTERRUPTIBLE)
 		return 'S';
 	if (t->state & TASK_UNINTERRUPTIBLE)
@@ -150,6 +169,7 @@ static const char *task_state_long(char c)
 	case 'S': return "S (sleeping)";
 	case 'D': return "D (disk sleep)";
 	case 'T': return "T (stopped)";
+	case 't': return "t (tracing stop)";
 	case 'Z': return "Z (zombie)";
 	}
 	return "X (dead)";
@@ -243,10 +263,11 @@ static void proc_status(struct task_struct *t, struct proc_buf *b)
 	bprintf(b, "Name:\t%s\n", t->comm);
 	if (t->fs)
 		bprintf(b, "Umask:\t%04o\n", t->fs->umask);
-	bprintf(b, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+	bprintf(b, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n"
 		   "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
 		task_state_long(task_state_char(t)), t->tgid, t->pid,
-		parent && parent != idle_task ? parent->tgid : 0, t->cred.uid, t->cred.euid,
+		parent && parent != idle_task ? parent->tgid : 0,
+		t->ptrace && t->parent ? t->parent->tgid : 0, t->cred.uid, t->cred.euid,
 		t->cred.suid, t->cred.fsuid, t->cred.gid, t->cred.egid, t->cred.sgid,
 		t->cred.fsgid, fdsize);
 	/* VmRSS: the process's own pages in memory (its memory file's);
@@ -337,6 +358,27 @@ static int proc_file_open(struct inode *inode, struct file *f)
 	bool in_root = d->d_parent == d->d_sb->s_root;
 	struct proc_buf *b;
 
+	if (inode->i_ino == PROC_NET_UNIX_INO) {
+		b = kmalloc(sizeof(*b));
+		b->cap = 256 * 1024;
+		b->data = kmalloc(b->cap);
+		b->len = unix_proc_show(b->data, b->cap);
+		f->private_data = b;
+		return 0;
+	}
+	if (inode->i_ino >= PROC_SYSVIPC_INO && inode->i_ino < PROC_SYSVIPC_INO + 3) {
+		static int (*const show[])(char *, size_t) = {
+			sysvipc_msg_show, sysvipc_sem_show, sysvipc_shm_show,
+		};
+
+		b = kmalloc(sizeof(*b));
+		b->cap = 256 * 1024;
+		b->data = kmalloc(b->cap);
+		b->len = (size_t)show[inode->i_ino - PROC_SYSVIPC_INO](b->data, b->cap);
+		b->len = min(b->len, b->cap - 1);
+		f->private_data = b;
+		return 0;
+	}
 	if (!in_root && !t)
 		return -ESRCH;
 	b = kmalloc(sizeof(*b));
@@ -346,6 +388,8 @@ static int proc_file_open(struct inode *inode, struct file *f)
 	if (in_root) {
 		if (!strcmp(name, "mounts"))
 			mounts_text(b->data, b->cap);
+		else if (!strcmp(name, "locks"))
+			locks_text(b->data, b->cap);
 		b->len = strlen(b->data);
 		if (!strcmp(name, "uptime"))
 			proc_uptime(b);
@@ -408,6 +452,8 @@ void file_path_name(struct file *f, char *buf, size_t n)
 		kfree(page);
 	} else if (!strcmp(f->f_op->name, "pipe")) {
 		ksnprintf(buf, n, "pipe:[%lu]", pipe_ino(f));
+	} else if (sock_from_file(f)) {
+		ksnprintf(buf, n, "socket:[%lu]", sock_from_file(f)->ino);
 	} else if (is_console_file(f)) {
 		if (os_fd_name(console_hostfd(f), buf, n))
 			ksnprintf(buf, n, "/dev/console");
@@ -475,6 +521,13 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	for (i = 0; i < ARRAY_SIZE(root_entries); i++) {
 		if (!strcmp(dentry->d_name, root_entries[i].name)) {
 			d_instantiate(dentry, proc_inode(dir->i_sb, root_entries[i].mode, 0, i + 2));
+			if (!strcmp(root_entries[i].name, "sysvipc")) {
+				dentry->d_inode->i_op = &proc_sysvipc_iops;
+				dentry->d_inode->i_fop = &proc_sysvipc_fops;
+			} else if (S_ISDIR(root_entries[i].mode)) {	/* net */
+				dentry->d_inode->i_op = &proc_net_iops;
+				dentry->d_inode->i_fop = &proc_net_fops;
+			}
 			return 0;
 		}
 	}
@@ -512,6 +565,55 @@ static int proc_root_readdir(struct file *f, struct dir_context *ctx)
 			      t->pid + PROC_PID_OFFSET + 1))
 			return 0;
 	}
+	return 0;
+}
+
+/* /proc/net: unix only. */
+static int proc_net_lookup(struct inode *dir, struct dentry *dentry)
+{
+	if (strcmp(dentry->d_name, "unix"))
+		return -ENOENT;
+	d_instantiate(dentry, proc_inode(dir->i_sb, S_IFREG | 0444, 0, PROC_NET_UNIX_INO));
+	return 0;
+}
+
+static int proc_net_readdir(struct file *f, struct dir_context *ctx)
+{
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, f->f_inode->i_ino, DT_DIR, 1))
+		return 0;
+	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
+		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "unix", 4, PROC_NET_UNIX_INO, DT_REG, 3))
+		return 0;
+	return 0;
+}
+
+/* /proc/sysvipc: msg, sem, shm (Linux's ipc/util.c sysvipc_proc_*). */
+static int proc_sysvipc_lookup(struct inode *dir, struct dentry *dentry)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sysvipc_names); i++) {
+		if (strcmp(dentry->d_name, sysvipc_names[i]))
+			continue;
+		d_instantiate(dentry, proc_inode(dir->i_sb, S_IFREG | 0444, 0, PROC_SYSVIPC_INO + i));
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int proc_sysvipc_readdir(struct file *f, struct dir_context *ctx)
+{
+	size_t i;
+
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, f->f_inode->i_ino, DT_DIR, 1))
+		return 0;
+	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
+		return 0;
+	for (i = (size_t)ctx->pos - 2; i < ARRAY_SIZE(sysvipc_names); i++)
+		if (!dir_emit(ctx, sysvipc_names[i], strlen(sysvipc_names[i]),
+			      PROC_SYSVIPC_INO + i, DT_REG, (s64)i + 3))
+			return 0;
 	return 0;
 }
 
@@ -646,6 +748,26 @@ static const struct inode_operations proc_link_iops = {
 static const struct file_operations proc_root_fops = {
 	.name = "proc",
 	.iterate = proc_root_readdir,
+};
+
+static const struct inode_operations proc_net_iops = {
+	.lookup = proc_net_lookup,
+	.getattr = proc_getattr,
+};
+
+static const struct file_operations proc_net_fops = {
+	.name = "proc",
+	.iterate = proc_net_readdir,
+};
+
+static const struct inode_operations proc_sysvipc_iops = {
+	.lookup = proc_sysvipc_lookup,
+	.getattr = proc_getattr,
+};
+
+static const struct file_operations proc_sysvipc_fops = {
+	.name = "proc",
+	.iterate = proc_sysvipc_readdir,
 };
 
 static const struct file_operations proc_pid_fops = {

@@ -10,6 +10,7 @@
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
+#include <umk/net.h>
 #include <umk/sched.h>
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
@@ -60,7 +61,9 @@ static ssize_t vfs_rw(struct file *f, char __user *buf, size_t count, s64 *pos, 
 		return cannot_rw(f, write);
 	if (pos && *pos < 0)
 		return -EINVAL;
-	if (!count)
+	/* A socket's write of 0 bytes is sent (an empty datagram), as
+	 * Linux's vfs_write does for every file. */
+	if (!count && !(write && sock_from_file(f)))
 		return 0;
 	if (!access_ok(buf, count))
 		return -EFAULT;

@@ -20,6 +20,7 @@
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
+#include <umk/fsnotify.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/os.h>
@@ -61,6 +62,9 @@ static struct inode *tmpfs_get_inode(struct super_block *sb, umode_t mode)
 		break;
 	case S_IFLNK:
 		inode->i_op = &tmpfs_symlink_inode_operations;
+		break;
+	case S_IFIFO:
+		inode->i_fop = &pipefifo_fops;	/* Linux's init_special_inode */
 		break;
 	}
 	return inode;
@@ -117,6 +121,17 @@ static int tmpfs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	tmpfs_add_entry(dir, dentry, tmpfs_get_inode(dir->i_sb, S_IFDIR | (mode & S_IALLUGO)));
 	dir->i_nlink++;
+	return 0;
+}
+
+/* A socket (or FIFO) node: an inode with its type and no contents. */
+static int tmpfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev)
+{
+	struct inode *inode = tmpfs_get_inode(dir->i_sb, mode);
+
+	inode->i_op = &tmpfs_inode_operations;
+	inode->i_rdev = dev;
+	tmpfs_add_entry(dir, dentry, inode);
 	return 0;
 }
 
@@ -367,6 +382,7 @@ static int tmpfs_readlink(struct dentry *dentry, char *buf)
 static const struct inode_operations tmpfs_dir_inode_operations = {
 	.lookup = tmpfs_lookup,
 	.create = tmpfs_create,
+	.mknod = tmpfs_mknod,
 	.mkdir = tmpfs_mkdir,
 	.symlink = tmpfs_symlink,
 	.link = tmpfs_link,
@@ -388,10 +404,30 @@ static const struct inode_operations tmpfs_symlink_inode_operations = {
 	.getattr = tmpfs_getattr,
 };
 
+/* The reads and writes that moved bytes, for inotify (Linux's vfs_read
+ * and vfs_write call fsnotify_access and fsnotify_modify). */
+static ssize_t tmpfs_read_notify(struct kiocb *iocb, struct iov_iter *to)
+{
+	ssize_t ret = tmpfs_read_iter(iocb, to);
+
+	if (ret > 0)
+		fsnotify_access(iocb->ki_filp);
+	return ret;
+}
+
+static ssize_t tmpfs_write_notify(struct kiocb *iocb, struct iov_iter *from)
+{
+	ssize_t ret = tmpfs_write_iter(iocb, from);
+
+	if (ret > 0)
+		fsnotify_modify(iocb->ki_filp);
+	return ret;
+}
+
 static const struct file_operations tmpfs_file_operations = {
 	.name = "tmpfs",
-	.read_iter = tmpfs_read_iter,
-	.write_iter = tmpfs_write_iter,
+	.read_iter = tmpfs_read_notify,
+	.write_iter = tmpfs_write_notify,
 	.llseek = tmpfs_file_llseek,
 	.fsync = tmpfs_fsync,
 	.get_hostmem = tmpfs_get_hostmem,

@@ -56,6 +56,7 @@ bool mlock_future_ok(struct mm_struct *mm, unsigned long flags, unsigned long le
 /* window.c: the host mapping of the mm in the window */
 
 /* Map [s, e) of vma into the window: 0 or -errno. */
+int vma_materialize(struct mm_struct *mm, struct vm_area_struct *vma);	/* vma.c */
 int install_range(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long s,
 		  unsigned long e);
 

@@ -174,6 +174,38 @@ size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf,
 	return done;
 }
 
+size_t access_process_vm_write(struct task_struct *tsk, unsigned long addr, const void *buf,
+			       size_t len)
+{
+	struct mm_struct *mm = tsk->mm;
+	struct vm_area_struct *vma;
+	size_t done = 0;
+
+	if (!mm)
+		return 0;
+	while (done < len) {
+		unsigned long a = addr + done;
+		size_t n;
+		ssize_t r;
+
+		vma = find_vma(mm, a);
+		if (!vma)
+			break;
+		/* Never into the file a private mapping shows (FOLL_FORCE's
+		 * copy-on-write): the region's pages become the process's. */
+		if (vma->private_file && vma_materialize(mm, vma))
+			break;
+		if (vma->shared && !(vma->prot & PROT_WRITE))
+			break;
+		n = min(len - done, vma->vm_end - a);
+		r = os_pwrite(vma_fd(mm, vma), (const char *)buf + done, n, vma_offset(vma, a));
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	return done;
+}
+
 /* Kernel threads (no mm) own no user memory. Low addresses are never in a
  * region: the host refuses to map below vm.mmap_min_addr. */
 bool access_ok(const void __user *addr, size_t size)

@@ -522,6 +522,18 @@ static int materialize(struct mm_struct *mm, struct vm_area_struct *vma)
 	return 0;
 }
 
+/* A write from outside (access_process_vm_write) into a private region
+ * whose pages are still the file's: they become mm's own, and the window
+ * shows them if mm is in it. 0 or -errno. */
+int vma_materialize(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	int err = materialize(mm, vma);
+
+	if (!err && mm == active_mm())
+		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
+	return err;
+}
+
 /* One region's new protection, its pages made its own first if it becomes
  * writable: 0, or -errno with the protection unchanged. */
 static int change_prot(struct mm_struct *mm, struct vm_area_struct *vma, int prot)

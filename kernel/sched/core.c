@@ -34,6 +34,7 @@
  * arch/ may know of a task), wait.c (wait queues), loadavg.c, syscalls.c.
  */
 #include <umk/entry.h>
+#include <umk/inject.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/os.h>
@@ -376,6 +377,7 @@ void sched_init(void)
 
 static void finish_task_switch(struct task_struct *prev)
 {
+	inject_finish_switch();	/* --inject's signal, once its sleeper is off the CPU */
 	if (prev->state == TASK_DEAD) {
 		arch_free_context(prev);
 		arch_free_kstack(prev->stack);
@@ -449,6 +451,7 @@ void schedule(void)
 		prev->nvcsw++;
 	why = switch_reason(prev);
 	trace_event(TR_SWITCH, &(struct trace_fields){ .other = next->pid, .what = why });
+	inject_switch(prev, why);
 
 	rseq_preempt(prev);
 	/* The next task's address space into the user window; a task without

@@ -97,6 +97,8 @@ const char *task_state_name(struct task_struct *t)
 		return "dead";
 	if (t->state & __TASK_STOPPED)
 		return "stopped";
+	if (t->state & __TASK_TRACED)
+		return "traced";
 	if (t->state & TASK_INTERRUPTIBLE)
 		return "sleeping";
 	if (t->state & TASK_UNINTERRUPTIBLE)

@@ -154,7 +154,7 @@ static bool has_pending_signals(const sigset_t *pending, const sigset_t *blocked
 
 static bool recalc_sigpending_tsk(struct task_struct *t)
 {
-	if ((t->jobctl & JOBCTL_STOP_PENDING) ||
+	if ((t->jobctl & (JOBCTL_STOP_PENDING | JOBCTL_TRAP_MASK)) ||
 	    has_pending_signals(&t->pending.signal, &t->blocked) ||
 	    has_pending_signals(&t->signal->shared_pending.signal, &t->blocked)) {
 		set_ti_flag(task_thread_info(t), TIF_SIGPENDING);
@@ -190,6 +190,9 @@ static bool sig_ignored(struct task_struct *t, int sig)
 		return false;
 	if (sig_kernel_only(sig))
 		return false;
+	/* A tracer sees even an ignored signal (but SIGKILL). */
+	if (t->ptrace && sig != SIGKILL)
+		return false;
 	return sig_handler_ignored(sig_action(t, sig)->handler, sig);
 }
 
@@ -215,6 +218,8 @@ bool prepare_signal(int sig, struct task_struct *p)
 			flush_sigqueue_mask(SIG_KERNEL_STOP_MASK, &t->pending);
 			t->jobctl &= ~JOBCTL_STOP_PENDING;
 			wake_up_state(t, __TASK_STOPPED);
+			if (t->ptrace & PT_SEIZED)
+				ptrace_trap_notify(t);	/* PTRACE_LISTEN's wake-up */
 		}
 		if (signal->flags & SIGNAL_STOP_STOPPED)
 			why = SIGNAL_CLD_CONTINUED;
@@ -259,7 +264,7 @@ static bool wants_signal(int sig, struct task_struct *p)
 		return false;
 	if (sig == SIGKILL)
 		return true;
-	return !(p->state & __TASK_STOPPED);
+	return !(p->state & (__TASK_STOPPED | __TASK_TRACED));
 }
 
 static bool sig_fatal(struct task_struct *t, int sig)
@@ -293,7 +298,7 @@ static void complete_signal(int sig, struct task_struct *p, bool group)
 	 * first, in get_signal. */
 	if (sig_fatal(p, sig) && !sig_kernel_coredump(sig) && !(signal->flags & SIGNAL_GROUP_EXIT) &&
 	    !sigismember(&t->real_blocked, sig) &&
-	    (sig == SIGKILL || !sigismember(&t->blocked, sig))) {
+	    (sig == SIGKILL || (!sigismember(&t->blocked, sig) && !p->ptrace))) {
 		signal->flags = SIGNAL_GROUP_EXIT;
 		signal->group_exit_code = sig;
 		trace_with(TR_DELIVER,
@@ -479,7 +484,8 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
  * so the caller reaps it itself. */
 bool do_notify_parent(struct task_struct *tsk, int sig)
 {
-	struct task_struct *parent = tsk->real_parent;
+	/* A tracee's exit goes to its tracer first (kernel/ptrace.c). */
+	struct task_struct *parent = tsk->ptrace ? tsk->parent : tsk->real_parent;
 	struct k_sigaction *ka;
 	int code, status;
 	bool autoreap = false;
@@ -495,7 +501,9 @@ bool do_notify_parent(struct task_struct *tsk, int sig)
 		code = CLD_EXITED;
 		status = (tsk->exit_code >> 8) & 0xff;
 	}
-	if (sig == SIGCHLD &&
+	if (tsk->ptrace && parent->tgid != tsk->real_parent->tgid)
+		sig = SIGCHLD;
+	if (!tsk->ptrace && sig == SIGCHLD &&
 	    (ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT))) {
 		autoreap = true;
 		if (ka->handler == SIG_IGN)
@@ -622,8 +630,16 @@ static void do_signal_stop(int signr)
 				continue;
 			t->jobctl |= JOBCTL_STOP_PENDING;
 			sig->group_stop_count++;
-			signal_wake_up(t, false);
+			if (t->ptrace & PT_SEIZED)
+				ptrace_trap_notify(t);
+			else
+				signal_wake_up(t, false);
 		}
+	}
+	/* A tracee's part in the stop is a trap its tracer sees (get_signal). */
+	if (current->ptrace) {
+		current->jobctl |= JOBCTL_TRAP_STOP;
+		return;
 	}
 	task_participate_group_stop(current);
 	set_current_state(TASK_STOPPED);
@@ -652,6 +668,10 @@ bool get_signal(struct ksignal *ksig)
 			do_notify_parent_cldstop(current, why);
 			continue;
 		}
+		if (current->jobctl & JOBCTL_TRAP_MASK) {
+			do_jobctl_trap();
+			continue;
+		}
 		if (current->jobctl & JOBCTL_STOP_PENDING) {
 			do_signal_stop(0);
 			continue;
@@ -659,6 +679,12 @@ bool get_signal(struct ksignal *ksig)
 		signr = dequeue_signal(&current->blocked, &ksig->info);
 		if (!signr)
 			return false;
+		/* signal-delivery-stop: the tracer may cancel or change it */
+		if (current->ptrace && signr != SIGKILL) {
+			signr = ptrace_signal(signr, &ksig->info);
+			if (!signr)
+				continue;
+		}
 		ka = sig_action(current, signr);
 		if (ka->handler == SIG_IGN)
 			continue;

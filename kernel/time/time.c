@@ -39,13 +39,29 @@
 bool clock_virtual;
 static u64 virtual_now;			/* the virtual CLOCK_MONOTONIC */
 
+/*
+ * --clock=virtual's CPU time, on which time slices run (docs/design.md,
+ * "Deterministic runs"): each system call charges VIRTUAL_SYSCALL_NS when it
+ * enters, and a slice timer that this makes due runs when the call returns,
+ * so preemption lands at the same call in every run. A task that computes
+ * without system calls charges nothing; the host timer, on umk's own CPU
+ * time, is then a watchdog: if VIRTUAL_WATCHDOG_NS of it pass without one
+ * system call, the first slice is made due anyway (host-dependent, so such a
+ * run is not repeatable, as docs/trace.md says).
+ */
+#define VIRTUAL_SYSCALL_NS (50 * NSEC_PER_USEC)
+#define VIRTUAL_WATCHDOG_NS (50 * NSEC_PER_MSEC)
+static u64 virtual_cpu;			/* ns charged by system calls */
+static u64 watchdog_mark;		/* virtual_cpu when the watchdog was set */
+static u64 watchdog_expires;		/* its host CPU time; 0: not set yet */
+
 static struct timerqueue_head timer_queue;	/* on ktime_get() */
 static struct timerqueue_head cpu_timer_queue;	/* on cpu_clock() */
 static u64 boot_ns;
 
 u64 cpu_clock(void)
 {
-	return os_clock_ns(clock_virtual ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
+	return clock_virtual ? virtual_cpu : (u64)os_clock_ns(CLOCK_MONOTONIC);
 }
 
 u64 ktime_get(void)
@@ -127,11 +143,20 @@ static u64 first_expiry(struct timerqueue_head *head)
 /* What the host timer is set for; 0 once it has fired (or never armed). */
 static u64 expires_next;
 
+static void virtual_watchdog(void);
+
 static void reprogram(void)
 {
 	u64 next = first_expiry(&cpu_timer_queue);
 	u64 kernel = clock_virtual ? 0 : first_expiry(&timer_queue);
 
+	/* Virtual time's expiries are checked at each system call's return;
+	 * the host timer is only the watchdog. */
+	if (clock_virtual) {
+		if (!watchdog_expires)
+			virtual_watchdog();
+		return;
+	}
 	if (kernel && (!next || kernel < next))
 		next = kernel;
 	/* A shot already set for no later than next fires first, and
@@ -212,9 +237,41 @@ static void run_expired(struct timerqueue_head *head, u64 now)
 	}
 }
 
+/* Under --clock=virtual, from run_timers: if the watchdog's host CPU time
+ * has passed with no system call since it was set, the first slice is due
+ * now. Then it is set again. */
+static void virtual_watchdog(void)
+{
+	u64 host = os_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	struct timer_list *t = timerqueue_getnext(&cpu_timer_queue);
+
+	if (watchdog_expires && host < watchdog_expires)
+		return;
+	if (watchdog_expires && virtual_cpu == watchdog_mark && t)
+		virtual_cpu = max(virtual_cpu, t->expires);
+	watchdog_mark = virtual_cpu;
+	watchdog_expires = host + VIRTUAL_WATCHDOG_NS;
+	os_timer_set(watchdog_expires);
+}
+
+void virtual_cpu_charge(void)
+{
+	if (clock_virtual)
+		virtual_cpu += VIRTUAL_SYSCALL_NS;
+}
+
+void virtual_cpu_check(void)
+{
+	if (clock_virtual && first_expiry(&cpu_timer_queue) &&
+	    first_expiry(&cpu_timer_queue) <= virtual_cpu)
+		run_timers();
+}
+
 void run_timers(void)
 {
 	expires_next = 0;	/* it fired, or virtual time passed it: set anew */
+	if (clock_virtual)
+		virtual_watchdog();
 	run_expired(&cpu_timer_queue, cpu_clock());
 	run_expired(&timer_queue, ktime_get());
 	reprogram();

@@ -7,6 +7,7 @@
  * the trace is written out; otherwise the ring keeps the raw arguments.
  */
 #include <umk/errno.h>
+#include <umk/net.h>
 #include <umk/ptrace.h>
 #include <umk/signal.h>
 #include <umk/syscalls.h>
@@ -39,8 +40,145 @@ static int put_escaped(char *out, size_t n, const char *s, size_t len, size_t ma
 	return o;
 }
 
+/* A sigaction as {handler, flags}: what umk-eintr reads to know a
+ * process's handlers and their SA_RESTART (harness/umk-eintr/). */
+static int decode_sigaction(char *out, size_t n, const void __user *p)
+{
+	static const struct { unsigned long flag; const char *name; } flags[] = {
+		{ SA_NOCLDSTOP, "SA_NOCLDSTOP" }, { SA_NOCLDWAIT, "SA_NOCLDWAIT" },
+		{ SA_SIGINFO, "SA_SIGINFO" }, { SA_RESUME, "SA_RESUME" },
+		{ SA_RESTORER, "SA_RESTORER" }, { SA_ONSTACK, "SA_ONSTACK" },
+		{ SA_RESTART, "SA_RESTART" }, { SA_NODEFER, "SA_NODEFER" },
+		{ SA_RESETHAND, "SA_RESETHAND" },
+	};
+	struct { void __user *handler; unsigned long flags; } sa;
+	unsigned long rest;
+	size_t i, o;
+	bool any = false;
+
+	if (copy_from_user(&sa, p, sizeof(sa)))
+		return -1;
+	if (sa.handler == SIG_DFL)
+		o = ksnprintf(out, n, "{SIG_DFL, ");
+	else if (sa.handler == SIG_IGN)
+		o = ksnprintf(out, n, "{SIG_IGN, ");
+	else
+		o = ksnprintf(out, n, "{%#lx, ", (unsigned long)sa.handler);
+	rest = sa.flags;
+	for (i = 0; i < ARRAY_SIZE(flags) && o < n; i++) {
+		if (!(rest & flags[i].flag))
+			continue;
+		o += ksnprintf(out + o, n - o, "%s%s", any ? "|" : "", flags[i].name);
+		rest &= ~flags[i].flag;
+		any = true;
+	}
+	if (o < n && (rest || !any))
+		o += ksnprintf(out + o, n - o, "%s%#lx", any ? "|" : "", rest);
+	if (o < n)
+		o += ksnprintf(out + o, n - o, "}");
+	return o;
+}
+
+/* Sockets (kernel/net/socket.c): families, types and MSG_* flags by
+ * name, and an AF_UNIX address as its path ("@" for an abstract name's
+ * leading NUL), as strace shows them. */
+static int decode_family(char *out, size_t n, int family)
+{
+	switch (family) {
+	case AF_UNSPEC:
+		return ksnprintf(out, n, "AF_UNSPEC");
+	case AF_UNIX:
+		return ksnprintf(out, n, "AF_UNIX");
+	case AF_INET:
+		return ksnprintf(out, n, "AF_INET");
+	case AF_INET6:
+		return ksnprintf(out, n, "AF_INET6");
+	case AF_NETLINK:
+		return ksnprintf(out, n, "AF_NETLINK");
+	}
+	return ksnprintf(out, n, "%d", family);
+}
+
+static int decode_socktype(char *out, size_t n, unsigned long v)
+{
+	static const char *const types[] = {
+		[SOCK_STREAM] = "SOCK_STREAM", [SOCK_DGRAM] = "SOCK_DGRAM",
+		[SOCK_RAW] = "SOCK_RAW", [SOCK_SEQPACKET] = "SOCK_SEQPACKET",
+	};
+	unsigned int t = v & SOCK_TYPE_MASK;
+	size_t o;
+
+	if (t < ARRAY_SIZE(types) && types[t])
+		o = ksnprintf(out, n, "%s", types[t]);
+	else
+		o = ksnprintf(out, n, "%u", t);
+	if (o < n && (v & SOCK_NONBLOCK))
+		o += ksnprintf(out + o, n - o, "|SOCK_NONBLOCK");
+	if (o < n && (v & SOCK_CLOEXEC))
+		o += ksnprintf(out + o, n - o, "|SOCK_CLOEXEC");
+	if (o < n && (v & ~(unsigned long)(SOCK_TYPE_MASK | SOCK_NONBLOCK | SOCK_CLOEXEC)))
+		o += ksnprintf(out + o, n - o, "|%#lx",
+			       v & ~(unsigned long)(SOCK_TYPE_MASK | SOCK_NONBLOCK | SOCK_CLOEXEC));
+	return o;
+}
+
+static int decode_msg_flags(char *out, size_t n, unsigned long v)
+{
+	static const struct { unsigned long flag; const char *name; } flags[] = {
+		{ MSG_OOB, "MSG_OOB" }, { MSG_PEEK, "MSG_PEEK" }, { MSG_DONTROUTE, "MSG_DONTROUTE" },
+		{ MSG_CTRUNC, "MSG_CTRUNC" }, { MSG_TRUNC, "MSG_TRUNC" },
+		{ MSG_DONTWAIT, "MSG_DONTWAIT" }, { MSG_EOR, "MSG_EOR" },
+		{ MSG_WAITALL, "MSG_WAITALL" }, { MSG_NOSIGNAL, "MSG_NOSIGNAL" },
+		{ MSG_MORE, "MSG_MORE" }, { MSG_WAITFORONE, "MSG_WAITFORONE" },
+		{ MSG_CMSG_CLOEXEC, "MSG_CMSG_CLOEXEC" },
+	};
+	size_t i, o = 0;
+	bool any = false;
+
+	for (i = 0; i < ARRAY_SIZE(flags) && o < n; i++) {
+		if (!(v & flags[i].flag))
+			continue;
+		o += ksnprintf(out + o, n - o, "%s%s", any ? "|" : "", flags[i].name);
+		v &= ~flags[i].flag;
+		any = true;
+	}
+	if (o < n && (v || !any))
+		o += ksnprintf(out + o, n - o, "%s%#lx", any ? "|" : "", v);
+	return o;
+}
+
+/* An address of len bytes: -1 when it cannot be read. */
+static int decode_sockaddr(char *out, size_t n, const void __user *p, unsigned long len)
+{
+	struct sockaddr_un sun;
+	size_t o, plen;
+
+	if (!p || len < sizeof(sa_family_t) || len > sizeof(sun))
+		return -1;
+	memset(&sun, 0, sizeof(sun));
+	if (copy_from_user(&sun, p, len))
+		return -1;
+	o = ksnprintf(out, n, "{sa_family=");
+	o += decode_family(out + o, n - o, sun.sun_family);
+	if (sun.sun_family == AF_UNIX && len > sizeof(sa_family_t) && o < n) {
+		plen = len - sizeof(sa_family_t);
+		o += ksnprintf(out + o, n - o, ", sun_path=%s", sun.sun_path[0] ? "" : "@");
+		if (sun.sun_path[0])
+			plen = strnlen(sun.sun_path, plen);
+		else if (plen)
+			plen--;
+		if (o < n)
+			o += put_escaped(out + o, n - o, sun.sun_path + !sun.sun_path[0], plen, 64);
+	}
+	if (o < n)
+		o += ksnprintf(out + o, n - o, "}");
+	return o;
+}
+
 static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned long next)
 {
+	int r;
+
 	char buf[40];
 	struct __kernel_timespec ts;
 	const char *name;
@@ -70,6 +208,20 @@ static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned l
 		if (copy_from_user(&ts, (const void __user *)v, sizeof(ts)))
 			break;
 		return ksnprintf(out, n, "{%lld, %ld}", (long long)ts.tv_sec, ts.tv_nsec);
+	case 'A':
+		if (!v || (r = decode_sigaction(out, n, (const void __user *)v)) < 0)
+			break;
+		return r;
+	case 'F':
+		return decode_family(out, n, (int)v);
+	case 'T':
+		return decode_socktype(out, n, v);
+	case 'm':
+		return decode_msg_flags(out, n, v);
+	case 'a':
+		if ((r = decode_sockaddr(out, n, (const void __user *)v, next)) < 0)
+			break;
+		return r;
 	case 'x':
 		return ksnprintf(out, n, "%#lx", v);
 	case 'o':

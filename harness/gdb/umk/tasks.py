@@ -66,6 +66,8 @@ def state_name(t, current):
         return "dead"
     if state & constants.__TASK_STOPPED:
         return "stopped"
+    if state & constants.__TASK_TRACED:
+        return "traced"
     if state & constants.TASK_INTERRUPTIBLE:
         return "sleeping"
     if state & constants.TASK_UNINTERRUPTIBLE:

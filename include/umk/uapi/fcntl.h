@@ -32,6 +32,30 @@
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC 1
 
+/* Record locks (fcntl) and flock (include/uapi/asm-generic/fcntl.h): on
+ * x86-64 the *64 commands are the same numbers. */
+#define F_GETLK 5
+#define F_SETLK 6
+#define F_SETLKW 7
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#define F_OFD_SETLKW 38
+#define F_RDLCK 0
+#define F_WRLCK 1
+#define F_UNLCK 2
+struct flock {
+	short l_type;
+	short l_whence;
+	long l_start;
+	long l_len;
+	int l_pid;
+};
+#define LOCK_SH 1
+#define LOCK_EX 2
+#define LOCK_NB 4
+#define LOCK_UN 8
+#define LOCK_MAND 32
+
 #define AT_FDCWD -100
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EACCESS 0x200		/* faccessat */

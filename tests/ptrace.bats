@@ -1,0 +1,225 @@
+#!/usr/bin/env bats
+# ptrace (kernel/ptrace.c; docs/design.md, "ptrace"): build/harness/ptracer
+# traces its own children natively and under umk, and the output must be
+# identical; each test then asserts the lines that state Linux's behaviour,
+# so that a harness or a host that behaves otherwise fails too. The program
+# prints errno names and facts, never pids or addresses. The strace tests
+# run the host's strace under umk against the same strace natively.
+
+load helper
+
+@test "ptrace: TRACEME, signal-delivery-stops suppress and change a signal, exec's SIGTRAP" {
+	same_as_native $H/ptracer traceme
+	assert_line 'wait tracee: stopped SIGUSR1'
+	assert_line 'siginfo: SIGUSR1 si_code 0 si_pid is tracee yes'
+	assert_line "tracee's handlers ran: SIGUSR1 1, SIGUSR2 0"
+	assert_line 'wait tracee after exec: stopped SIGTRAP'
+	assert_line "exec's siginfo: SIGTRAP si_code SI_USER"
+	assert_line 'wait tracee: exit 0'
+}
+
+@test "ptrace: ATTACH stops the tracee with SIGSTOP, /proc shows t and TracerPid, DETACH delivers a signal" {
+	same_as_native $H/ptracer attach
+	assert_line 'wait tracee: stopped SIGSTOP'
+	assert_line 'State: t (tracing stop)'
+	assert_line 'TracerPid is the tracer: yes'
+	assert_line 'ptrace(ATTACH again) = -1 EPERM'
+	assert_line 'ptrace(ATTACH self) = -1 EPERM'
+	assert_line 'ptrace(INTERRUPT (not seized)) = -1 EIO'
+	assert_line 'ptrace(GETREGS running) = -1 ESRCH'
+	assert_line 'ptrace(CONT after DETACH) = -1 ESRCH'
+	assert_line 'wait former tracee: killed by SIGTERM'
+	assert_line 'ptrace(ATTACH nobody) = -1 ESRCH'
+}
+
+@test "ptrace: SEIZE, INTERRUPT's PTRACE_EVENT_STOP, group-stop and PTRACE_LISTEN until SIGCONT" {
+	same_as_native $H/ptracer seize
+	assert_line 'ptrace(SEIZE, bad options) = -1 EIO'
+	assert_line 'wait WNOHANG after SEIZE = 0'
+	assert_line 'wait tracee: PTRACE_EVENT_STOP SIGTRAP'
+	assert_line 'wait tracee (group-stop): PTRACE_EVENT_STOP SIGSTOP'
+	assert_line 'ptrace(LISTEN) = 0'
+	assert_line 'wait WNOHANG while listening = 0'
+	assert_line 'ptrace(GETREGS while listening) = -1 ESRCH'
+	assert_line 'wait tracee after SIGCONT: PTRACE_EVENT_STOP SIGTRAP'
+	assert_line 'wait tracee: stopped SIGCONT'
+	assert_line 'wait tracee: killed by SIGKILL'
+}
+
+@test "ptrace: syscall stops show orig_rax and rax; a tracer changes a call, skips one with orig_rax -1, sets a result" {
+	same_as_native $H/ptracer regs
+	assert_line 'enter-stop: orig_rax getpid, rax ENOSYS'
+	assert_line 'GET_SYSCALL_INFO = 80'
+	assert_line 'op ENTRY, arch 0xc000003e, nr getpid'
+	assert_line 'exit-stop: orig_rax -1, rax 42'
+	assert_line 'op EXIT, rval 42, is_error 0'
+	assert_line 'ptrace(POKEUSER cs 0x10) = -1 EIO'
+	assert_line 'tracee got: skipped getpid 42, getppid made getpid: its pid yes, poked rax 7'
+	assert_line 'fcw 0x37f mxcsr 0x1f80'
+	assert_line 'iov_len 216'
+}
+
+@test "ptrace: PEEK/POKE DATA and TEXT (the tracee's code changes, not the file), process_vm_readv/writev" {
+	same_as_native $H/ptracer memory
+	assert_line 'PEEKDATA counter = 99'
+	assert_line 'ptrace(PEEKDATA unmapped) = -1 EIO'
+	assert_line "tracee's which() = 2, tracer's which() = 1"
+	assert_line 'read "from trace"'
+	assert_line 'process_vm_readv unmapped = -1 EFAULT'
+	assert_line 'process_vm_readv flags 1 = -1 EINVAL'
+}
+
+@test "ptrace: syscall-exit-stop shows each -ERESTART code before the restart decision, then EINTR or restart_syscall" {
+	same_as_native $H/ptracer restart
+	# nanosleep with a handler: the code, then EINTR to the program
+	assert_output --partial 'nanosleep, SIGUSR1 handler:
+enter-stop nanosleep
+  exit-stop nanosleep = ERESTART_RESTARTBLOCK
+  stopped SIGUSR1
+  enter-stop rt_sigreturn
+  exit-stop syscall_-1 = EINTR'
+	# stopped and continued: restart_syscall is the next call
+	assert_output --partial '  exit-stop nanosleep = ERESTART_RESTARTBLOCK
+  stopped SIGSTOP
+  stopped SIGSTOP
+  stopped SIGCONT
+  enter-stop restart_syscall
+  exit-stop restart_syscall = 0'
+	assert_output --partial 'pipe read, SIGUSR1 handler:
+enter-stop read
+  exit-stop read = ERESTARTSYS'
+	assert_output --partial 'pipe read, SIGUSR1 handler with SA_RESTART:
+enter-stop read
+  exit-stop read = ERESTARTSYS
+  stopped SIGUSR1
+  enter-stop rt_sigreturn
+  exit-stop syscall_-1 = 0
+  enter-stop read
+  exit-stop read = 1'
+	assert_output --partial '  exit-stop ppoll = ERESTARTNOHAND'
+	assert_output --partial '  exit-stop pause = ERESTARTNOHAND'
+	assert_output --partial '  exit-stop poll = ERESTART_RESTARTBLOCK'
+}
+
+@test "ptrace: PTRACE_O_TRACEFORK follows a new child, TRACEEXIT reports exits, the real parent reaps after the tracer" {
+	same_as_native $H/ptracer fork
+	assert_line 'wait tracee: event 1 SIGTRAP'
+	assert_line 'wait new child: stopped SIGSTOP'
+	assert_line "new child's TracerPid is the tracer: yes"
+	assert_line 'wait new child: event 6 SIGTRAP'
+	assert_line 'exit event message: exit 7'
+	assert_line 'wait tracee: exit 17'
+}
+
+@test "ptrace: PTRACE_O_EXITKILL kills the tracee when its tracer exits" {
+	same_as_native $H/ptracer exitkill
+	assert_line 'wait its tracee: killed by SIGKILL'
+}
+
+@test "ptrace: the trace decodes ptrace and umk-ps shows a tracee as traced" {
+	umk --trace $H/ptracer attach
+	trace_has 'enter ptrace\(16, '
+	grep -q '"traced"' harness/gdb/umk/tasks.py
+}
+
+# strace_lines FILE: strace -f's output in FILE, one process after the
+# other: M, the first traced process, then its children (C1, C2... in the
+# order they first print), each call whole (an "<unfinished ...>" joined
+# with its "<... resumed>"), with pids, addresses and times replaced: what
+# the two kernels must agree on, whatever order two processes' lines
+# interleave in. A child is a pid strace says it attached, a fork's result,
+# or a SIGCHLD's sender; every other pid, and unprefixed lines, are M's.
+strace_lines() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = [l.rstrip('\n') for l in open(sys.argv[1]) if l.strip()]
+children = set()
+for l in lines:
+    children.update(re.findall(r'Process (\d+) attached', l))
+    children.update(re.findall(r'si_signo=SIGCHLD.*?si_pid=(\d+)', l))
+    m = re.search(r'(?:vfork|fork|clone3?)(?:\(.*\)| resumed>.*\)) += (\d+)$', l)
+    if m:
+        children.add(m.group(1))
+procs, order, pending = {}, [], {}
+for line in lines:
+    m = re.match(r'\[pid +(\d+)\] (.*)', line)
+    pid, text = (m.group(1), m.group(2)) if m else (None, line)
+    if pid not in children:
+        pid = 'M'
+    text = re.sub(r'(/usr/bin/)?strace: Process \d+ attached$', '', text)
+    if text.strip() == '<unfinished ...>':
+        text = ''
+    if pid not in procs:
+        procs[pid] = []
+        order.append(pid)
+    if text.endswith(' <unfinished ...>') or (text and not text.startswith(('---', '+++', '<...')) and text.endswith('(')):
+        pending[pid] = text.replace(' <unfinished ...>', '')
+        continue
+    if not text:
+        continue
+    r = re.match(r'<\.\.\. \w+ resumed>(.*)', text)
+    if r and pid in pending:
+        text = pending.pop(pid) + r.group(1)
+    procs[pid].append(text)
+order.sort(key=lambda p: p != 'M')
+names, n = {'M': 'M'}, 0
+for p in order:
+    if p != 'M':
+        n += 1
+        names[p] = 'C%d' % n
+for p in order:
+    for text in procs[p]:
+        text = re.sub(r'0x[0-9a-f]+', '0xADDR', text)
+        text = re.sub(r'(si_pid|pid)=\d+', r'\1=PID', text)
+        text = re.sub(r'(si_utime|si_stime)=\d+', r'\1=T', text)
+        text = re.sub(r'^((vfork|fork|clone3?|wait4|set_tid_address|getpid)\(.*\)) += \d+$', r'\1 = PID', text)
+        text = re.sub(r'^(wait4)\(\d+', r'\1(PID', text)
+        text = re.sub(r'\s+= ', ' = ', text)
+        print('%s %s' % (names[p], text))
+PY
+}
+
+# same_strace ARG...: the host's strace ARG... natively and under umk, the
+# same lines (strace_lines); $output is umk's, so normalized.
+same_strace() {
+	[[ -x /usr/bin/strace ]] || skip "no /usr/bin/strace on this host"
+	local n=$BATS_TEST_TMPDIR/native u=$BATS_TEST_TMPDIR/umk
+	# strace writes to stderr: umk's /tmp is its own, not the host's
+	native /usr/bin/strace "$@"
+	printf '%s\n' "$stderr" >"$n"
+	umk /usr/bin/strace "$@"
+	printf '%s\n' "$stderr" >"$u"
+	diff -u --label native --label umk <(strace_lines "$n") <(strace_lines "$u") ||
+		fail "strace's lines under umk differ from the native run's (diff above)"
+	output=$(strace_lines "$u")
+	mapfile -t lines <<<"$output"
+}
+
+@test "strace -f: a vfork child's calls and its exit, as natively" {
+	same_strace -f $H/ptracer vfork
+	assert_line --regexp '^M execve\(".*/ptracer", \[".*/ptracer", "vfork"\], 0xADDR /\* [0-9]+ vars \*/\) = 0$'
+	assert_line 'M vfork() = PID'
+	assert_line --regexp '^C1 write\(1, "child\\n", 6\) = 6$'
+	assert_line 'C1 exit(3) = ?'
+	assert_line 'C1 +++ exited with 3 +++'
+	assert_line 'M wait4(PID, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = PID'
+}
+
+@test "strace -f: a nanosleep stopped by SIGTSTP and continued resumes through restart_syscall" {
+	same_strace -f -qq -e trace=nanosleep,clock_nanosleep,restart_syscall -e signal=SIGTSTP,SIGCONT \
+		$H/ptracer tstp
+	assert_output 'M nanosleep({tv_sec=0, tv_nsec=300000000}, NULL) = ? ERESTART_RESTARTBLOCK (Interrupted by signal)
+M --- SIGTSTP {si_signo=SIGTSTP, si_code=SI_USER, si_pid=PID, si_uid=0} ---
+M --- stopped by SIGTSTP ---
+M --- SIGCONT {si_signo=SIGCONT, si_code=SI_USER, si_pid=PID, si_uid=0} ---
+M restart_syscall(<... resuming interrupted nanosleep ...>) = 0'
+}
+
+@test "strace -e inject: an error and a signal injected into nanosleep" {
+	same_strace -f -qq -e trace=nanosleep -e inject=nanosleep:error=ENOSYS $H/ptracer tstp
+	assert_line 'C1 nanosleep({tv_sec=0, tv_nsec=300000000}, NULL) = -1 ENOSYS (Function not implemented) (INJECTED)'
+	assert_line --regexp '^M --- SIGCHLD \{si_signo=SIGCHLD, si_code=CLD_EXITED, .*si_status=1,'
+	same_strace -f -qq -e trace=nanosleep -e inject=nanosleep:signal=SIGUSR1 $H/ptracer tstp
+	assert_line 'C1 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_KERNEL} ---'
+	assert_line 'C1 +++ killed by SIGUSR1 +++'
+}
