@@ -43,9 +43,9 @@ after SCHED_RR 99: priority -100, nice 7, rt_priority 99, policy 2
 after SCHED_OTHER: priority 27, nice 7, rt_priority 0, policy 0'
 }
 
-@test "/proc lists umk's processes only, with mounts, self and uptime" {
+@test "/proc lists umk's processes only, with meminfo, mounts, self, sys and uptime" {
 	umk $BUSYBOX ls /proc
-	assert_output $'1\nmounts\nself\nuptime'
+	assert_output $'1\nmeminfo\nmounts\nself\nsys\nuptime'
 }
 
 @test "/proc/mounts is umk's mount table, /proc/uptime its time since boot" {

@@ -556,6 +556,8 @@ int hostfs_statfs(struct dentry *d, struct statfs *buf);
 void devices_mount(void);
 /* kernel/fs/proc.c */
 struct super_block *proc_fill_super(void);
+/* kernel/fs/proc_sysctl.c: /proc/sys's root directory. */
+struct inode *proc_sys_root_inode(struct super_block *sb);
 /* The name /proc/PID/fd shows for f: a path, "pipe:[N]", "/dev/pts/N",
  * "anon_inode:[eventfd]". */
 void file_path_name(struct file *f, char *buf, size_t n);

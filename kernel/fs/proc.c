@@ -5,6 +5,8 @@
  *	/proc/self		symlink to the reader's pid
  *	/proc/mounts		umk's mount table (kernel/fs/namespace.c)
  *	/proc/uptime		seconds since boot, and the idle task's seconds
+ *	/proc/meminfo		memory: the host's totals, umk's own use
+ *	/proc/sys/		the tunables (kernel/fs/proc_sysctl.c)
  *	/proc/PID/stat		one line, fields in Linux's order (do_task_stat)
  *	/proc/PID/status	"Name:\t..." lines (proc_pid_status)
  *	/proc/PID/cmdline	argv, NUL-separated, read from the process
@@ -49,6 +51,7 @@ static const struct {
 	umode_t mode;
 } root_entries[] = {
 	{ "self", S_IFLNK | 0777 }, { "mounts", S_IFREG | 0444 }, { "uptime", S_IFREG | 0444 },
+	{ "meminfo", S_IFREG | 0444 }, { "sys", S_IFDIR | 0555 },
 };
 #define PROC_PID_OFFSET (2 + (int)ARRAY_SIZE(root_entries))
 
@@ -270,6 +273,28 @@ static void proc_vm_range(struct task_struct *t, unsigned long start, unsigned l
 	b->len = access_process_vm(t, start, b->data, min(end - start, b->cap - 1));
 }
 
+/*
+ * /proc/meminfo (fs/proc/meminfo.c): umk's pages are host memory, so the
+ * totals are the host's (as sysinfo's: MemTotal, MemFree, the swap), and
+ * what umk's processes take is its own count: AnonPages the private memory
+ * of every address space, Shmem shared memory and tmpfs files. Available
+ * is the host's free memory; Cached is Shmem, the only page cache umk has
+ * (the host's own cache of host files is not umk's).
+ */
+static void proc_meminfo(struct proc_buf *b)
+{
+	unsigned long total = 0, free = 0, swap_total = 0, swap_free = 0, anon, shmem;
+
+	os_meminfo(&total, &free, &swap_total, &swap_free);
+	hostmem_usage(&anon, &shmem);
+	bprintf(b, "MemTotal:       %8lu kB\nMemFree:        %8lu kB\nMemAvailable:   %8lu kB\n"
+		   "Buffers:        %8lu kB\nCached:         %8lu kB\nSwapCached:     %8lu kB\n"
+		   "SwapTotal:      %8lu kB\nSwapFree:       %8lu kB\nAnonPages:      %8lu kB\n"
+		   "Shmem:          %8lu kB\n",
+		total >> 10, free >> 10, free >> 10, 0UL, shmem >> 10, 0UL, swap_total >> 10,
+		swap_free >> 10, anon >> 10, shmem >> 10);
+}
+
 static void proc_uptime(struct proc_buf *b)
 {
 	u64 up = ktime_since_boot(), idle = idle_task->sum_exec_ns;
@@ -349,6 +374,8 @@ static int proc_file_open(struct inode *inode, struct file *f)
 		b->len = strlen(b->data);
 		if (!strcmp(name, "uptime"))
 			proc_uptime(b);
+		if (!strcmp(name, "meminfo"))
+			proc_meminfo(b);
 		return 0;
 	}
 	if (!strcmp(d->d_parent->d_name, "fdinfo"))
@@ -472,6 +499,10 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	size_t i;
 	long pid;
 
+	if (!strcmp(dentry->d_name, "sys")) {
+		d_instantiate(dentry, proc_sys_root_inode(dir->i_sb));
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(root_entries); i++) {
 		if (!strcmp(dentry->d_name, root_entries[i].name)) {
 			d_instantiate(dentry, proc_inode(dir->i_sb, root_entries[i].mode, 0, i + 2));
