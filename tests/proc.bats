@@ -67,3 +67,21 @@ after SCHED_OTHER: priority 27, nice 7, rt_priority 0, policy 0'
 	umk $BUSYBOX pidof busybox
 	assert_output 1
 }
+
+@test "a /proc file's text is made when it is read from its start, not when it is opened, natively and under umk" {
+	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
+	local py='
+import os, threading, time
+fd = os.open("/proc/self/status", os.O_RDONLY)
+def threads():
+    return [l for l in os.pread(fd, 65536, 0).decode().splitlines() if l.startswith("Threads:")][0]
+e = threading.Event()
+t = threading.Thread(target=e.wait)
+t.start()
+print("opened with 1 thread, read with 2:", threads())
+e.set(); t.join(); time.sleep(0.2)
+print("read again from the start:", threads())
+'
+	same_as_native /usr/bin/python3 -c "$py"
+	assert_output $'opened with 1 thread, read with 2: Threads:\t2\nread again from the start: Threads:\t1'
+}

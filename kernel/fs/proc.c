@@ -22,9 +22,9 @@
  *
  * Only umk's own processes show, never the host's. Nothing is kept: each
  * lookup makes a dentry and inode that go when unused, the inode holding
- * the pid (i_private), and a file's text is made whole when it is opened
- * (as Linux's single_open), then read from there. A process that is gone
- * is ENOENT at lookup and ESRCH at open.
+ * the pid (i_private), and a file's text is made whole by a read at offset
+ * 0 (as Linux's single_open and seq_read), then read from there. A process
+ * that is gone is ENOENT at lookup and ESRCH at open or at that read.
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
  * started); utime counts all of a task's CPU time and stime none (umk does
@@ -357,17 +357,32 @@ static int proc_fdinfo(struct task_struct *t, const char *name, struct proc_buf 
 static int proc_file_open(struct inode *inode, struct file *f)
 {
 	struct dentry *d = f->f_path.dentry;
-	struct task_struct *t = get_proc_task(inode);
-	const char *name = d->d_name;
-	bool in_root = d->d_parent == d->d_sb->s_root;
 	struct proc_buf *b;
 
-	if (!in_root && !t)
+	if (d->d_parent != d->d_sb->s_root && !get_proc_task(inode))
 		return -ESRCH;
 	b = kmalloc(sizeof(*b));
 	b->cap = 64 * 1024;
 	b->data = kmalloc(b->cap);
 	f->private_data = b;
+	return 0;
+}
+
+/* The file's text, made afresh by a read at offset 0 (the first, or one
+ * after a seek back to the start), as Linux's seq_file makes it: what a
+ * read shows is the state at that read, not at the open. 0 or -errno (a
+ * process gone: ESRCH; an fd closed: ENOENT). */
+static int proc_fill(struct file *f, struct proc_buf *b)
+{
+	struct dentry *d = f->f_path.dentry;
+	struct task_struct *t = get_proc_task(f->f_inode);
+	const char *name = d->d_name;
+	bool in_root = d->d_parent == d->d_sb->s_root;
+
+	b->len = 0;
+	b->data[0] = '\0';
+	if (!in_root && !t)
+		return -ESRCH;
 	if (in_root) {
 		if (!strcmp(name, "mounts"))
 			mounts_text(b->data, b->cap);
@@ -400,6 +415,12 @@ static ssize_t proc_file_read(struct kiocb *iocb, struct iov_iter *to)
 	struct proc_buf *b = iocb->ki_filp->private_data;
 	size_t n, copied;
 
+	if (iocb->ki_pos == 0) {
+		int err = proc_fill(iocb->ki_filp, b);
+
+		if (err)
+			return err;
+	}
 	if ((u64)iocb->ki_pos >= b->len)
 		return 0;
 	n = min(iov_iter_count(to), b->len - (size_t)iocb->ki_pos);
