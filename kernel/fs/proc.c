@@ -413,7 +413,6 @@ static int proc_fill(struct file *f, struct proc_buf *b)
 static ssize_t proc_file_read(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct proc_buf *b = iocb->ki_filp->private_data;
-	size_t n, copied;
 
 	if (iocb->ki_pos == 0) {
 		int err = proc_fill(iocb->ki_filp, b);
@@ -421,12 +420,7 @@ static ssize_t proc_file_read(struct kiocb *iocb, struct iov_iter *to)
 		if (err)
 			return err;
 	}
-	if ((u64)iocb->ki_pos >= b->len)
-		return 0;
-	n = min(iov_iter_count(to), b->len - (size_t)iocb->ki_pos);
-	copied = copy_to_iter(b->data + iocb->ki_pos, n, to);
-	iocb->ki_pos += copied;
-	return copied ? (ssize_t)copied : -EFAULT;
+	return simple_read_from_buffer(iocb, to, b->data, b->len);
 }
 
 static s64 proc_file_llseek(struct file *f, s64 offset, int whence)

@@ -287,14 +287,8 @@ static int proc_sys_open(struct inode *inode, struct file *f)
 static ssize_t proc_sys_read(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct sysctl_buf *b = iocb->ki_filp->private_data;
-	size_t n, copied;
 
-	if ((u64)iocb->ki_pos >= b->len)
-		return 0;
-	n = min(iov_iter_count(to), b->len - (size_t)iocb->ki_pos);
-	copied = copy_to_iter(b->data + iocb->ki_pos, n, to);
-	iocb->ki_pos += copied;
-	return copied ? (ssize_t)copied : -EFAULT;
+	return simple_read_from_buffer(iocb, to, b->data, b->len);
 }
 
 /* A write sets the value from offset 0 (proc_sys_call_handler: a write
