@@ -38,7 +38,11 @@
  * does. Apart from it, RLIMIT_NPROC limits the tasks of every user together
  * (every task: nr_threads, which counts all but pid 1, plus one) to the
  * creator's soft limit. */
-#define PID_MAX 4194304			/* PID_MAX_LIMIT */
+/* kernel.pid_max and kernel.threads-max (/proc/sys, kernel/fs/proc_sysctl.c):
+ * the pids wrap at pid_max, Linux's default for one CPU; past max_threads
+ * tasks (or umk's own budget, MAX_THREADS, whichever is lower) clone fails. */
+int pid_max = PID_MAX_DEFAULT;
+int max_threads = MAX_THREADS;
 static int nr_threads;
 static pid_t last_pid;
 
@@ -48,8 +52,8 @@ static pid_t alloc_pid(void)
 {
 	int tries;
 
-	for (tries = 0; tries < PID_MAX; tries++) {
-		if (++last_pid >= PID_MAX)
+	for (tries = 0; tries < PID_MAX_LIMIT; tries++) {
+		if (++last_pid >= pid_max)
 			last_pid = 2;
 		if (!find_task_by_pid(last_pid))
 			return last_pid;
@@ -140,7 +144,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		*err = -EPERM;
 		return NULL;
 	}
-	if (nr_threads >= MAX_THREADS) {
+	if (nr_threads >= min(max_threads, MAX_THREADS)) {
 		*err = -EAGAIN;
 		return NULL;
 	}

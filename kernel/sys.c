@@ -267,12 +267,11 @@ struct new_utsname {
 
 long sys_uname(struct new_utsname __user *name)
 {
-	/* The release is the modern ABI umk implements; libcs check it. */
 	static const struct new_utsname uts = {
 		.sysname = "Linux",
 		.nodename = UTS_NODENAME,
-		.release = "6.12.0-umk",
-		.version = "#1 umk 0.1.0",
+		.release = UTS_RELEASE,
+		.version = UTS_VERSION,
 		.machine = "x86_64",
 		.domainname = "(none)",
 	};

@@ -43,9 +43,9 @@ after SCHED_RR 99: priority -100, nice 7, rt_priority 99, policy 2
 after SCHED_OTHER: priority 27, nice 7, rt_priority 0, policy 0'
 }
 
-@test "/proc lists umk's processes only, with locks, mounts, net, self, sysvipc and uptime" {
+@test "/proc lists umk's processes only, with locks, meminfo, mounts, net, self, sys, sysvipc and uptime" {
 	umk $BUSYBOX ls /proc
-	assert_output $'1\nlocks\nmounts\nnet\nself\nsysvipc\nuptime'
+	assert_output $'1\nlocks\nmeminfo\nmounts\nnet\nself\nsys\nsysvipc\nuptime'
 }
 
 @test "/proc/mounts is umk's mount table, /proc/uptime its time since boot" {
@@ -66,4 +66,22 @@ after SCHED_OTHER: priority 27, nice 7, rt_priority 0, policy 0'
 	assert_equal "${#lines[@]}" 2
 	umk $BUSYBOX pidof busybox
 	assert_output 1
+}
+
+@test "a /proc file's text is made when it is read from its start, not when it is opened, natively and under umk" {
+	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
+	local py='
+import os, threading, time
+fd = os.open("/proc/self/status", os.O_RDONLY)
+def threads():
+    return [l for l in os.pread(fd, 65536, 0).decode().splitlines() if l.startswith("Threads:")][0]
+e = threading.Event()
+t = threading.Thread(target=e.wait)
+t.start()
+print("opened with 1 thread, read with 2:", threads())
+e.set(); t.join(); time.sleep(0.2)
+print("read again from the start:", threads())
+'
+	same_as_native /usr/bin/python3 -c "$py"
+	assert_output $'opened with 1 thread, read with 2: Threads:\t2\nread again from the start: Threads:\t1'
 }

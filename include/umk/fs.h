@@ -547,6 +547,10 @@ s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size);
 /* read_iter of f at pos into the kernel buffer buf: bytes or -errno
  * (the read_kernel of files that have read_iter). */
 ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos);
+/* A read of the len bytes at data, from iocb's position (Linux's
+ * simple_read_from_buffer): bytes copied, 0 at the end, -EFAULT. */
+ssize_t simple_read_from_buffer(struct kiocb *iocb, struct iov_iter *to, const void *data,
+				size_t len);
 
 /* kernel/fs/fs_struct.c */
 struct fs_struct *copy_fs_struct(struct fs_struct *old);
@@ -567,6 +571,8 @@ int hostfs_statfs(struct dentry *d, struct statfs *buf);
 void devices_mount(void);
 /* kernel/fs/proc.c */
 struct super_block *proc_fill_super(void);
+/* kernel/fs/proc_sysctl.c: /proc/sys's root directory. */
+struct inode *proc_sys_root_inode(struct super_block *sb);
 /* The name /proc/PID/fd shows for f: a path, "pipe:[N]", "/dev/pts/N",
  * "anon_inode:[eventfd]". */
 void file_path_name(struct file *f, char *buf, size_t n);

@@ -26,7 +26,11 @@ void *kgrow(void *p, size_t n, size_t *cap, size_t size);
  * for what must never happen. */
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 
-/* The host name uname reports (kernel/sys.c), and %h of core_pattern. */
+/* What uname reports (kernel/sys.c), and /proc/sys/kernel's osrelease,
+ * version and hostname; %h of core_pattern. The release is the modern ABI
+ * umk implements; libcs check it. */
 #define UTS_NODENAME "umk"
+#define UTS_RELEASE "6.12.0-umk"
+#define UTS_VERSION "#1 umk 0.1.0"
 
 #endif

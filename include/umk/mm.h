@@ -145,7 +145,14 @@ unsigned long vma_tree_gap(struct mm_struct *mm, unsigned long low, size_t len,
 struct hostmem {
 	int count;
 	int fd;				/* the host memfd */
+	/* On hostmem_list while it exists: /proc/meminfo sums them. anon:
+	 * an mm's private memory (AnonPages), else shared memory or a tmpfs
+	 * file's pages (Shmem). */
+	struct list_head list;
+	bool anon;
 };
+/* Every memory object umk holds, and what their pages take (/proc/meminfo). */
+void hostmem_usage(unsigned long *anon_bytes, unsigned long *shmem_bytes);
 
 /* A new empty object (size 0: the owner sets it with os_ftruncate), or
  * NULL when the host refuses one (out of fds or memory). */

@@ -316,6 +316,11 @@ extern struct task_struct *idle_task;
  * 12288 tasks take three quarters of it. A sleeping task touches about
  * 24 KiB of host memory (10000 sleepers: 236 MB resident). */
 #define MAX_THREADS 12288
+/* kernel/fork.c: kernel.pid_max (PID_MAX_DEFAULT, at most PID_MAX_LIMIT) and
+ * kernel.threads-max, which /proc/sys sets (kernel/fs/proc_sysctl.c). */
+#define PID_MAX_DEFAULT 32768
+#define PID_MAX_LIMIT 4194304
+extern int pid_max, max_threads;
 
 /* kernel/pid.c: the tasks on task_list by pid, O(1). attach_pid when p
  * joins task_list, detach_pid when it leaves (again: a no-op); change_pid

@@ -443,6 +443,14 @@ static void format_corename(char *buf, size_t size, int signr)
 	buf[n] = 0;
 }
 
+static bool pattern_has_pid(void)
+{
+	for (const char *p = core_pattern; *p; p++)
+		if (p[0] == '%' && p[1] && *++p == 'p')
+			return true;
+	return false;
+}
+
 /*
  * Dump core for the fatal signal info->si_signo if the process may
  * (RLIMIT_CORE of a page or more, a dumpable mm, a pattern that is not a
@@ -462,6 +470,9 @@ bool do_coredump(const kernel_siginfo_t *info)
 	    core_pattern[0] == '|' || !core_pattern[0])
 		return false;
 	format_corename(name, sizeof(name), info->si_signo);
+	/* kernel.core_uses_pid: ".PID" after a pattern without %p */
+	if (core_uses_pid() && !pattern_has_pid())
+		ksnprintf(name + strlen(name), sizeof(name) - strlen(name), ".%d", current->tgid);
 	cprm.file = filp_open(name, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW | O_LARGEFILE,
 			      0600, &err);
 	if (!cprm.file)

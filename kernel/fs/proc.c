@@ -7,6 +7,8 @@
  *	/proc/uptime		seconds since boot, and the idle task's seconds
  *	/proc/net/unix		the AF_UNIX sockets (kernel/net/af_unix.c)
  *	/proc/sysvipc/msg, sem, shm  System V IPC's objects (kernel/ipc/)
+ *	/proc/meminfo		memory: the host's totals, umk's own use
+ *	/proc/sys/		the tunables (kernel/fs/proc_sysctl.c)
  *	/proc/PID/stat		one line, fields in Linux's order (do_task_stat)
  *	/proc/PID/status	"Name:\t..." lines (proc_pid_status)
  *	/proc/PID/cmdline	argv, NUL-separated, read from the process
@@ -22,9 +24,9 @@
  *
  * Only umk's own processes show, never the host's. Nothing is kept: each
  * lookup makes a dentry and inode that go when unused, the inode holding
- * the pid (i_private), and a file's text is made whole when it is opened
- * (as Linux's single_open), then read from there. A process that is gone
- * is ENOENT at lookup and ESRCH at open.
+ * the pid (i_private), and a file's text is made whole by a read at offset
+ * 0 (as Linux's single_open and seq_read), then read from there. A process
+ * that is gone is ENOENT at lookup and ESRCH at open or at that read.
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
  * started); utime counts all of a task's CPU time and stime none (umk does
@@ -57,6 +59,7 @@ static const struct {
 	{ "locks", S_IFREG | 0444 },	/* kernel/fs/locks.c */
 	{ "net", S_IFDIR | 0555 },	/* the sockets' tables: net/unix */
 	{ "sysvipc", S_IFDIR | 0555 },	/* System V IPC's objects (kernel/ipc/) */
+	{ "meminfo", S_IFREG | 0444 }, { "sys", S_IFDIR | 0555 },
 };
 /* /proc/net/unix's inode number: below every pid directory's (pid << 8). */
 #define PROC_NET_UNIX_INO 0x80
@@ -291,6 +294,28 @@ static void proc_vm_range(struct task_struct *t, unsigned long start, unsigned l
 	b->len = access_process_vm(t, start, b->data, min(end - start, b->cap - 1));
 }
 
+/*
+ * /proc/meminfo (fs/proc/meminfo.c): umk's pages are host memory, so the
+ * totals are the host's (as sysinfo's: MemTotal, MemFree, the swap), and
+ * what umk's processes take is its own count: AnonPages the private memory
+ * of every address space, Shmem shared memory and tmpfs files. Available
+ * is the host's free memory; Cached is Shmem, the only page cache umk has
+ * (the host's own cache of host files is not umk's).
+ */
+static void proc_meminfo(struct proc_buf *b)
+{
+	unsigned long total = 0, free = 0, swap_total = 0, swap_free = 0, anon, shmem;
+
+	os_meminfo(&total, &free, &swap_total, &swap_free);
+	hostmem_usage(&anon, &shmem);
+	bprintf(b, "MemTotal:       %8lu kB\nMemFree:        %8lu kB\nMemAvailable:   %8lu kB\n"
+		   "Buffers:        %8lu kB\nCached:         %8lu kB\nSwapCached:     %8lu kB\n"
+		   "SwapTotal:      %8lu kB\nSwapFree:       %8lu kB\nAnonPages:      %8lu kB\n"
+		   "Shmem:          %8lu kB\n",
+		total >> 10, free >> 10, free >> 10, 0UL, shmem >> 10, 0UL, swap_total >> 10,
+		swap_free >> 10, anon >> 10, shmem >> 10);
+}
+
 static void proc_uptime(struct proc_buf *b)
 {
 	u64 up = ktime_since_boot(), idle = idle_task->sum_exec_ns;
@@ -353,38 +378,54 @@ static int proc_fdinfo(struct task_struct *t, const char *name, struct proc_buf 
 static int proc_file_open(struct inode *inode, struct file *f)
 {
 	struct dentry *d = f->f_path.dentry;
-	struct task_struct *t = get_proc_task(inode);
-	const char *name = d->d_name;
-	bool in_root = d->d_parent == d->d_sb->s_root;
 	struct proc_buf *b;
 
-	if (inode->i_ino == PROC_NET_UNIX_INO) {
+	/* /proc/net/unix and /proc/sysvipc/: no process, a larger text */
+	if (inode->i_ino >= PROC_NET_UNIX_INO && inode->i_ino < PROC_SYSVIPC_INO + 3) {
 		b = kmalloc(sizeof(*b));
 		b->cap = 256 * 1024;
 		b->data = kmalloc(b->cap);
-		b->len = unix_proc_show(b->data, b->cap);
 		f->private_data = b;
 		return 0;
 	}
-	if (inode->i_ino >= PROC_SYSVIPC_INO && inode->i_ino < PROC_SYSVIPC_INO + 3) {
-		static int (*const show[])(char *, size_t) = {
-			sysvipc_msg_show, sysvipc_sem_show, sysvipc_shm_show,
-		};
-
-		b = kmalloc(sizeof(*b));
-		b->cap = 256 * 1024;
-		b->data = kmalloc(b->cap);
-		b->len = (size_t)show[inode->i_ino - PROC_SYSVIPC_INO](b->data, b->cap);
-		b->len = min(b->len, b->cap - 1);
-		f->private_data = b;
-		return 0;
-	}
-	if (!in_root && !t)
+	if (d->d_parent != d->d_sb->s_root && !get_proc_task(inode))
 		return -ESRCH;
 	b = kmalloc(sizeof(*b));
 	b->cap = 64 * 1024;
 	b->data = kmalloc(b->cap);
 	f->private_data = b;
+	return 0;
+}
+
+/* The file's text, made afresh by a read at offset 0 (the first, or one
+ * after a seek back to the start), as Linux's seq_file makes it: what a
+ * read shows is the state at that read, not at the open. 0 or -errno (a
+ * process gone: ESRCH; an fd closed: ENOENT). */
+static int proc_fill(struct file *f, struct proc_buf *b)
+{
+	struct dentry *d = f->f_path.dentry;
+	struct task_struct *t = get_proc_task(f->f_inode);
+	const char *name = d->d_name;
+	bool in_root = d->d_parent == d->d_sb->s_root;
+
+	b->len = 0;
+	b->data[0] = '\0';
+	if (f->f_inode->i_ino == PROC_NET_UNIX_INO) {
+		b->len = unix_proc_show(b->data, b->cap);
+		b->len = min(b->len, b->cap - 1);
+		return 0;
+	}
+	if (f->f_inode->i_ino >= PROC_SYSVIPC_INO && f->f_inode->i_ino < PROC_SYSVIPC_INO + 3) {
+		static int (*const show[])(char *, size_t) = {
+			sysvipc_msg_show, sysvipc_sem_show, sysvipc_shm_show,
+		};
+
+		b->len = (size_t)show[f->f_inode->i_ino - PROC_SYSVIPC_INO](b->data, b->cap);
+		b->len = min(b->len, b->cap - 1);
+		return 0;
+	}
+	if (!in_root && !t)
+		return -ESRCH;
 	if (in_root) {
 		if (!strcmp(name, "mounts"))
 			mounts_text(b->data, b->cap);
@@ -393,6 +434,8 @@ static int proc_file_open(struct inode *inode, struct file *f)
 		b->len = strlen(b->data);
 		if (!strcmp(name, "uptime"))
 			proc_uptime(b);
+		if (!strcmp(name, "meminfo"))
+			proc_meminfo(b);
 		return 0;
 	}
 	if (!strcmp(d->d_parent->d_name, "fdinfo"))
@@ -415,14 +458,14 @@ static int proc_file_open(struct inode *inode, struct file *f)
 static ssize_t proc_file_read(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct proc_buf *b = iocb->ki_filp->private_data;
-	size_t n, copied;
 
-	if ((u64)iocb->ki_pos >= b->len)
-		return 0;
-	n = min(iov_iter_count(to), b->len - (size_t)iocb->ki_pos);
-	copied = copy_to_iter(b->data + iocb->ki_pos, n, to);
-	iocb->ki_pos += copied;
-	return copied ? (ssize_t)copied : -EFAULT;
+	if (iocb->ki_pos == 0) {
+		int err = proc_fill(iocb->ki_filp, b);
+
+		if (err)
+			return err;
+	}
+	return simple_read_from_buffer(iocb, to, b->data, b->len);
 }
 
 static s64 proc_file_llseek(struct file *f, s64 offset, int whence)
@@ -518,6 +561,10 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	size_t i;
 	long pid;
 
+	if (!strcmp(dentry->d_name, "sys")) {
+		d_instantiate(dentry, proc_sys_root_inode(dir->i_sb));
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(root_entries); i++) {
 		if (!strcmp(dentry->d_name, root_entries[i].name)) {
 			d_instantiate(dentry, proc_inode(dir->i_sb, root_entries[i].mode, 0, i + 2));

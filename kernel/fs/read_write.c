@@ -275,6 +275,19 @@ long sys_pwritev2(unsigned long fd, const struct iovec __user *vec, unsigned lon
 	return do_prwv(fd, vec, vlen, (s64)pos_l, flags, true);
 }
 
+ssize_t simple_read_from_buffer(struct kiocb *iocb, struct iov_iter *to, const void *data,
+				size_t len)
+{
+	size_t n, copied;
+
+	if (iocb->ki_pos < 0 || (u64)iocb->ki_pos >= len)
+		return 0;
+	n = min(iov_iter_count(to), len - (size_t)iocb->ki_pos);
+	copied = copy_to_iter((const char *)data + iocb->ki_pos, n, to);
+	iocb->ki_pos += copied;
+	return copied ? (ssize_t)copied : -EFAULT;
+}
+
 ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos)
 {
 	struct kvec kv = { .iov_base = buf, .iov_len = n };

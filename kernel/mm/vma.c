@@ -18,6 +18,7 @@
  * docs/design.md, "Address spaces".
  */
 #include <umk/errno.h>
+#include <umk/fs.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/os.h>
@@ -25,13 +26,29 @@
 
 #include "internal.h"
 
+static LIST_HEAD(hostmem_list);
+
 struct hostmem *hostmem_of_fd(int fd)
 {
 	struct hostmem *h = kmalloc(sizeof(*h));
 
 	h->count = 1;
 	h->fd = fd;
+	list_add_tail(&h->list, &hostmem_list);
 	return h;
+}
+
+void hostmem_usage(unsigned long *anon_bytes, unsigned long *shmem_bytes)
+{
+	struct hostmem *h;
+	struct stat st;
+
+	*anon_bytes = *shmem_bytes = 0;
+	list_for_each_entry(h, &hostmem_list, list) {
+		if (os_fstat(h->fd, &st))
+			continue;
+		*(h->anon ? anon_bytes : shmem_bytes) += (unsigned long)st.st_blocks * 512;
+	}
 }
 
 struct hostmem *hostmem_create(const char *name)
@@ -49,6 +66,7 @@ void hostmem_put(struct hostmem *h)
 		panic("hostmem_put: object %p has %d references", (void *)h, h->count);
 	if (--h->count)
 		return;
+	list_del_init(&h->list);
 	os_close(h->fd);
 	kfree(h);
 }
@@ -98,6 +116,7 @@ struct mm_struct *mm_alloc_mem(struct hostmem *mem)
 	INIT_LIST_HEAD(&mm->mmap);
 	mm->mm_rb = NULL;
 	mm->mem = mem;
+	mem->anon = true;
 	mm->mmap_base = STACK_TOP;
 	return mm;
 }

@@ -43,6 +43,8 @@ bool get_signal(struct ksignal *ksig);
  * when it was written. core_pattern is kernel.core_pattern ("core"). */
 bool do_coredump(const kernel_siginfo_t *info);
 extern char core_pattern[128];
+/* kernel.core_uses_pid (kernel/fs/proc_sysctl.c) */
+bool core_uses_pid(void);
 void force_sigsegv(int sig);
 void force_sig_fault(int sig, int code, unsigned long addr);
 void recalc_sigpending(void);
