@@ -213,9 +213,9 @@ OUT
 
 @test "/proc/sysvipc/msg, sem and shm list the objects with Linux's columns" {
 	same_as_native $H/ipc proc
-	assert_line '/proc/sysvipc/msg: 1431128836 640 11 2 0 0 0 0'
-	assert_line '/proc/sysvipc/sem: 1431128837 604 4 0 0'
-	assert_line '/proc/sysvipc/shm: 1431128838 660 12345 1 0 0'
+	assert_line '/proc/sysvipc/msg: KEY+4 640 11 2 0 0 0 0'
+	assert_line '/proc/sysvipc/sem: KEY+5 604 4 0 0'
+	assert_line '/proc/sysvipc/shm: KEY+6 660 12345 1 0 0'
 	assert_line --partial '/proc/sysvipc/shm header:        key      shmid perms                  size  cpid  lpid nattch'
 	assert_equal "$(grep -c '^/proc/sysvipc/msg:' <<<"$output")" 1
 }

@@ -40,6 +40,14 @@
  *                         again (tests/process.bats tests fork)
  *   rt_sigreturn          only as the last call, through a garbage frame
  *                         (the worker then dies of SIGSEGV, as it should)
+ *   ptrace                never: PTRACE_TRACEME with a signal leaves the
+ *                         worker in a ptrace stop that no tracer ends
+ *                         (tests/ptrace.bats tests ptrace)
+ *   process_vm_readv, process_vm_writev   only on the worker itself or
+ *                         pids that do not exist: the parent's memory is
+ *                         not the worker's to write
+ *   shmat                 only where the kernel chooses (address 0): at a
+ *                         given address it maps over the worker's buffers
  *   rseq                  never: a registered area in a buffer that later
  *                         calls fill with garbage makes the kernel's next
  *                         rseq_cs check a SIGSEGV, by design
@@ -60,8 +68,8 @@
  *                         SA_RESETHAND
  * and some arguments are bounded so that what the kernel may rightly do
  * stays inside what the worker owns: lengths with a buffer never exceed it
- * (huge lengths go with the end-of-page buffer), mmap, munmap, mprotect
- * and mremap addresses lie in the worker's arena or outside user space
+ * (huge lengths go with the end-of-page buffer), mmap, munmap, mprotect,
+ * madvise and mremap addresses lie in the worker's arena or outside user space
  * (mremap's MREMAP_FIXED target too, with its length), every path
  * comes from a harmless list (the host's files are read-only inside umk,
  * and /tmp and /dev/shm are umk's own, in memory), and
@@ -451,6 +459,7 @@ static long arg(char type)
 		return flags();
 	case 'o':
 		return (long)(rnd() & 07777);
+	case 'A':		/* a sigaction: rt_sigaction's act */
 	case 'p':
 	case 'b':
 		p = pointer(1);
@@ -522,8 +531,14 @@ static int sanitize(int nr, const char *types, long *a)
 	}
 	switch (nr) {
 	case SYS_exit: case SYS_exit_group: case SYS_execve: case SYS_clone: case SYS_vfork:
-	case SYS_fork: case SYS_rt_sigreturn: case SYS_rseq:
+	case SYS_fork: case SYS_rt_sigreturn: case SYS_rseq: case SYS_ptrace:
 		return 0;
+	case SYS_process_vm_readv: case SYS_process_vm_writev:
+		a[0] = target_pid();
+		break;
+	case SYS_shmat:
+		a[1] = 0;
+		break;
 	case SYS_setresuid:
 		a[2] = (long)PICK(0, ~0UL);
 		/* fall through */
@@ -568,7 +583,7 @@ static int sanitize(int nr, const char *types, long *a)
 		else if (rnd() % 2)
 			a[1] = (long)PICK(0, 1, PAGE, 3 * PAGE, 1UL << 40, ~0UL);
 		break;
-	case SYS_munmap: case SYS_mprotect:
+	case SYS_munmap: case SYS_mprotect: case SYS_madvise:	/* DONTNEED drops pages */
 		arena_range(&a[0], &a[1]);
 		break;
 	case SYS_mremap:	/* a moved range lands anywhere free; a fixed one in the arena */

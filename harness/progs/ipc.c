@@ -3,7 +3,7 @@
  * POSIX message queues (kernel/ipc/), with raw system calls so that each
  * line shows what the kernel returned. No id, key, pid, address or time is
  * printed: a run natively and one under umk print the same lines. Objects
- * with a key use keys 0x554d4b00 + n, removed first if a run left them.
+ * with a key use keys made from the pid (KEY), removed first if a run left them.
  *
  *   msg          msgget, msgsnd, msgrcv, msgctl: errors, types (msgtyp 0,
  *                > 0, < 0, MSG_EXCEPT), MSG_NOERROR, E2BIG, a full queue,
@@ -55,7 +55,9 @@
 #ifndef MSG_COPY
 #define MSG_COPY 040000
 #endif
-#define KEY(n) (0x554d4b00 + (n))
+/* per run, so that runs at once (natively, one System V namespace) never
+ * meet: the pid in the high bits */
+#define KEY(n) ((key_t)((0x4000 + (getpid() & 0x3fff)) << 16) + (n))
 #define BAD ((void *)8)
 #define MQ_NAME "umk-ipc-test"		/* the syscall's name: no slash */
 #define MQ_NAME2 "umk-ipc-test2"
@@ -972,8 +974,8 @@ static void show_sysvipc(const char *file, int fields[], int nf)
 			n++, s = NULL;
 		if (n < 2 || strtol(tok[0], NULL, 10) < KEY(0) || strtol(tok[0], NULL, 10) > KEY(15))
 			continue;
-		printf("%s:", file);
-		for (int i = 0; i < nf; i++)
+		printf("%s: KEY+%ld", file, strtol(tok[0], NULL, 10) - KEY(0));
+		for (int i = 1; i < nf; i++)
 			printf(" %s", fields[i] < n ? tok[fields[i]] : "?");
 		putchar('\n');
 	}

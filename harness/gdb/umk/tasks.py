@@ -66,7 +66,7 @@ def state_name(t, current):
         return "dead"
     if state & constants.__TASK_STOPPED:
         return "stopped"
-    if state & constants.__TASK_TRACED:
+    if state & getattr(constants, "__TASK_TRACED", 0):
         return "traced"
     if state & constants.TASK_INTERRUPTIBLE:
         return "sleeping"
