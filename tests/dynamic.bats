@@ -124,3 +124,12 @@ with_lib() {
 	assert_line 'MAP_SHARED read-write of the tmpfs file, then read(): shared'
 	refute_output --partial 'differ'
 }
+
+@test "the host's node spawns a child with child_process.execFileSync (libuv's socketpair and epoll) and sees its exit status" {
+	command -v node >/dev/null || skip "no node on this host"
+	same_as_native "$(command -v node)" -e 'const cp = require("child_process");
+console.log(cp.execFileSync("/bin/echo", ["hi"]).toString().trim());
+try { cp.execFileSync("/bin/sh", ["-c", "exit 3"], { stdio: "ignore" }); } catch (e) { console.log("status", e.status); }'
+	assert_output 'hi
+status 3'
+}
