@@ -38,7 +38,7 @@ static const char *const errno_names[] = {
 	[EMFILE] = "EMFILE", [ENOTTY] = "ENOTTY", [ESPIPE] = "ESPIPE", [EROFS] = "EROFS", [EPIPE] = "EPIPE",
 	[ERANGE] = "ERANGE", [ENOSYS] = "ENOSYS", [ETIMEDOUT] = "ETIMEDOUT",
 	[ENOTEMPTY] = "ENOTEMPTY", [ELOOP] = "ELOOP", [ENAMETOOLONG] = "ENAMETOOLONG",
-	[EXDEV] = "EXDEV", [ENOSPC] = "ENOSPC", [EFBIG] = "EFBIG", [EOPNOTSUPP] = "EOPNOTSUPP",
+	[EXDEV] = "EXDEV", [ENOSPC] = "ENOSPC", [EFBIG] = "EFBIG", [ETXTBSY] = "ETXTBSY", [EOPNOTSUPP] = "EOPNOTSUPP",
 };
 
 const char *errno_name(int e)
