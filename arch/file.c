@@ -148,6 +148,11 @@ int os_chmod(const char *path, int mode)
 	return chmod(path, mode) ? -errno : 0;
 }
 
+int os_lchown(const char *path, unsigned int uid, unsigned int gid)
+{
+	return lchown(path, uid, gid) ? -errno : 0;
+}
+
 int os_truncate(const char *path, u64 len)
 {
 	return truncate(path, (off_t)len) ? -errno : 0;

@@ -1,6 +1,6 @@
 /*
  * kernel/groups.c: supplementary groups (kernel/groups.c): getgroups and
- * setgroups.
+ * setgroups, and in_group_p, which the file permission checks ask.
  *
  * A task's groups are a sorted array shared by reference count
  * (struct group_info, include/umk/cred.h); setgroups makes a new one.
@@ -84,4 +84,29 @@ long sys_setgroups(int gidsetsize, gid_t __user *grouplist)
 	new.group_info = gi;
 	commit_creds(&new);
 	return 0;
+}
+
+/* Linux's groups_search over the sorted list, and in_group_p. */
+static bool groups_search(const struct group_info *gi, gid_t gid)
+{
+	int lo = 0, hi = gi->ngroups;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (gi->gid[mid] == gid)
+			return true;
+		if (gi->gid[mid] < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+bool in_group_p(gid_t gid)
+{
+	const struct cred *cred = &current->cred;
+
+	return gid == cred->fsgid || groups_search(cred->group_info, gid);
 }

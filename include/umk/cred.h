@@ -82,6 +82,9 @@ void cap_emulate_setxuid(struct cred *new, const struct cred *old);
 void cap_emulate_setfsuid(struct cred *new, const struct cred *old);
 void commit_creds(struct cred *new);
 void put_group_info(struct group_info *gi);
+/* Whether current's fsgid or one of its supplementary groups is gid
+ * (kernel/groups.c, Linux's in_group_p). */
+bool in_group_p(gid_t gid);
 /* Whether current holds capability cap (Linux's capable(), without the
  * audit and the PF_SUPERPRIV flag). */
 bool capable(int cap);

@@ -196,13 +196,23 @@ static inline bool dir_emit(struct dir_context *ctx, const char *name, int len, 
 
 /* A change of attributes (include/linux/fs.h): the ATTR_* bits say which. */
 #define ATTR_MODE (1 << 0)
+#define ATTR_UID (1 << 1)
+#define ATTR_GID (1 << 2)
 #define ATTR_SIZE (1 << 3)
 #define ATTR_ATIME (1 << 4)
 #define ATTR_MTIME (1 << 5)
 #define ATTR_CTIME (1 << 6)
+#define ATTR_ATIME_SET (1 << 7)		/* an explicit time, not "now" */
+#define ATTR_MTIME_SET (1 << 8)
+#define ATTR_KILL_SUID (1 << 11)	/* chown: drop S_ISUID (notify_change) */
+#define ATTR_KILL_SGID (1 << 12)	/* and S_ISGID */
+#define ATTR_TOUCH (1 << 17)		/* utimensat to "now": owner or write permission */
+#define ATTR_TIMES_SET (1 << 16)	/* utimensat with times: owner only */
 struct iattr {
 	unsigned int ia_valid;
 	umode_t ia_mode;
+	uid_t ia_uid;
+	gid_t ia_gid;
 	s64 ia_size;
 	struct timespec64 ia_atime, ia_mtime, ia_ctime;
 };
@@ -249,6 +259,12 @@ struct inode {
 	int i_count;
 	unsigned long i_ino;
 	umode_t i_mode;
+	uid_t i_uid;			/* owner and group (inode_init_owner) */
+	gid_t i_gid;
+	/* Writers (> 0: files open for writing) or, below 0, the programs
+	 * running it, which forbid writers (ETXTBSY): Linux's i_writecount,
+	 * moved by get_write_access and deny_write_access. */
+	int i_writecount;
 	unsigned int i_nlink;
 	dev_t i_rdev;			/* a device node's device */
 	s64 i_size;
@@ -332,6 +348,7 @@ struct file {
 	void *private_data;
 	struct list_head f_ep;		/* the epitems watching it (eventpoll.c) */
 	unsigned int f_pipe;		/* a FIFO reader's w_counter at open (pipe.c) */
+	bool f_writer;			/* holds get_write_access on f_inode (FMODE_WRITER) */
 };
 
 #define NR_OPEN_DEFAULT 1024		/* fd table size; RLIMIT_NOFILE's ceiling */
@@ -451,11 +468,31 @@ static inline struct inode *ihold(struct inode *inode)
 	return inode;
 }
 void iput(struct inode *inode);
-/* Change attributes (chmod, truncate, utimensat): the file system's
- * setattr, or the inode's fields for one without (Linux's notify_change,
- * simple_setattr). The caller has checked the mount is writable. */
+/* A new inode's owner (Linux's inode_init_owner): current's fsuid, and
+ * its fsgid or, under a set-group-id directory dir, dir's group (a new
+ * directory there keeps S_ISGID; a new file loses it unless its creator is
+ * in the group or has CAP_FSETID). dir is NULL for a file system's root. */
+void inode_init_owner(struct inode *inode, const struct inode *dir, umode_t mode);
+/* Change attributes (chmod, chown, truncate, utimensat): the checks of
+ * Linux's setattr_prepare and notify_change (who may change what, the
+ * set-id bits a chown drops), then the file system's setattr, or the
+ * inode's fields for one without (simple_setattr). The caller has checked
+ * the mount is writable. */
 int notify_change(struct dentry *dentry, struct iattr *attr);
 void setattr_copy(struct inode *inode, const struct iattr *attr);	/* all but the size */
+/* ATTR_KILL_SGID when a chown must drop inode's S_ISGID, else 0. */
+int setattr_should_drop_sgid(const struct inode *inode);
+/* Is current the owner of inode, or does it have CAP_FOWNER? */
+bool inode_owner_or_capable(const struct inode *inode);
+/* Writers and running programs (i_writecount): get_write_access for a
+ * file opened for writing or truncated by name (-ETXTBSY while a program
+ * runs from it), deny_write_access for a program exec loads (-ETXTBSY while
+ * it is open for writing); put_write_access and allow_write_access undo
+ * them. Regular files only: the others always succeed. */
+int get_write_access(struct inode *inode);
+void put_write_access(struct inode *inode);
+int deny_write_access(struct inode *inode);
+void allow_write_access(struct inode *inode);
 /* stat's view of an inode's fields (Linux's generic_fillattr). */
 void generic_fillattr(struct inode *inode, struct stat *st);
 /* Is [0, size) a size the current process may give a file? Past
@@ -524,19 +561,33 @@ int path_parentat_from(struct path *start, const char *name, struct path *parent
 int kern_mknod(const char *name, umode_t mode, struct path *res);
 /* The negative or positive dentry for name in dir (+1 reference). */
 int lookup_one(struct path *dir, const char *name, struct dentry **res);
-/* Linux's may_open/inode_permission as root: 0, -EACCES, -EROFS. */
+/* May current (its fsuid, fsgid, groups and capabilities) do mask to
+ * path's inode? Linux's inode_permission: -EROFS for a write on a
+ * read-only mount, then generic_permission's mode bits with
+ * CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH: 0 or -EACCES. */
 int inode_permission(const struct path *path, int mask);
+/* May current make a name in the directory dir (write and search
+ * permission: Linux's may_create after its EEXIST)? 0 or -EACCES. */
+int may_create(struct inode *dir);
+/* generic_permission alone, on an inode. */
+int generic_permission(struct inode *inode, int mask);
 #define MAY_EXEC 0x1
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
 
 /* kernel/fs/open.c */
+/* filp_open's flag for exec's own opens (Linux's __FMODE_EXEC): the file
+ * needs execute permission, not read. open(2) ignores it. */
+#define __FMODE_EXEC 0x20
 /* Open path (a reference of its own is taken) with open(2)'s flags. */
 struct file *dentry_open(const struct path *path, unsigned int flags, int *err);
 /* open(2) of a kernel path, relative to the current task's cwd, for the
  * kernel itself (exec): the file, or NULL with *err = -errno. */
 struct file *filp_open(const char *path, int flags, umode_t mode, int *err);
 int vfs_truncate(const struct path *path, s64 length);
+/* Set the size of dentry's regular file, whose permission the caller
+ * has checked (Linux's do_truncate): 0 or -errno. */
+int do_truncate(struct dentry *dentry, s64 length);
 
 /* kernel/fs/stat.c */
 int vfs_getattr(const struct path *path, struct stat *st);

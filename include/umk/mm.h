@@ -118,6 +118,11 @@ struct mm_struct {
 	unsigned long saved_auxv[2 * 24];
 	unsigned long load_base;	/* where the image was placed */
 	char exe[256];			/* path the program was executed as */
+	/* The program's file (a reference), whose writers it keeps out
+	 * while the mm lives (exe_file_deny_write_access): NULL before the
+	 * first exec. Holding the file holds its dentry, so that hostfs finds
+	 * the same inode again. */
+	struct file *exe_file;
 	int dumpable;			/* SUID_DUMP_*: PR_GET_DUMPABLE (kernel/sys.c) */
 };
 
@@ -133,6 +138,10 @@ struct vm_area_struct *vma_tree_above(struct mm_struct *mm, unsigned long addr);
 /* The highest start of a free range of len bytes within [low, top), or 0. */
 unsigned long vma_tree_gap(struct mm_struct *mm, unsigned long low, size_t len,
 			   unsigned long top);
+
+/* kernel/fs/exec.c: mm takes (file NULL: gives up) its program's file. */
+struct file;
+void set_mm_exe_file(struct mm_struct *mm, struct file *file);
 
 /* mm->dumpable (include/linux/sched/coredump.h) */
 #define SUID_DUMP_DISABLE 0

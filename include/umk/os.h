@@ -117,6 +117,7 @@ int os_rename(const char *oldpath, const char *newpath, unsigned int flags);
 int os_symlink(const char *target, const char *path);
 int os_link(const char *oldpath, const char *newpath);
 int os_chmod(const char *path, int mode);
+int os_lchown(const char *path, unsigned int uid, unsigned int gid);	/* -1: unchanged */
 int os_truncate(const char *path, u64 len);
 int os_utimens(const char *path, const void *times);
 int os_fsync(int fd);

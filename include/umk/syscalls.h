@@ -67,6 +67,10 @@ long sys_fchdir(unsigned int fd);
 long sys_chmod(const char __user *filename, unsigned short mode);
 long sys_fchmod(unsigned int fd, unsigned short mode);
 long sys_fchmodat(int dfd, const char __user *filename, unsigned short mode);
+long sys_chown(const char __user *filename, uid_t user, gid_t group);
+long sys_fchown(unsigned int fd, uid_t user, gid_t group);
+long sys_lchown(const char __user *filename, uid_t user, gid_t group);
+long sys_fchownat(int dfd, const char __user *filename, uid_t user, gid_t group, int flag);
 long sys_truncate(const char __user *path, long length);
 long sys_ftruncate(unsigned int fd, long length);
 long sys_utimensat(int dfd, const char __user *filename,

@@ -47,6 +47,7 @@ struct linux_binprm {
 	const char *interp;		/* the file loaded: filename or its
 					 * interpreter (/proc/PID/exe) */
 	struct file *file;		/* the file being loaded */
+	bool write_denied;		/* file holds deny_write_access */
 	/* argv[0] of the program is replaced by these (scripts) */
 	const char *prefix[3 * BINPRM_MAX_SCRIPTS];
 	int nprefix;

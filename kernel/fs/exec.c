@@ -126,7 +126,7 @@ static int open_exec(struct linux_binprm *bprm)
 		goto check;
 	if (strnlen(path, PATH_MAX) >= PATH_MAX)
 		return exec_fail(-ENAMETOOLONG, "path too long");
-	f = filp_open(path, O_RDONLY, 0, &err);
+	f = filp_open(path, O_RDONLY | __FMODE_EXEC, 0, &err);
 	if (!f && err == -ENOENT)
 		return exec_fail(err, "no such file");
 	if (!f)
@@ -142,8 +142,35 @@ check:
 		return exec_fail(err, "cannot check permissions (%s)", err_name(err));
 	if (!f->f_op->read_kernel)
 		return exec_fail(-EACCES, "a file umk cannot read a program from");
+	/* no writer while it loads (do_open_execat) */
+	if (deny_write_access(f->f_inode))
+		return exec_fail(-ETXTBSY, "it is open for writing");
+	bprm->write_denied = true;
 	bprm->size = f->f_inode->i_size;
 	return 0;
+}
+
+/* Let the file being loaded go (do_close_execat). */
+static void close_exec_file(struct linux_binprm *bprm)
+{
+	if (bprm->write_denied)
+		allow_write_access(bprm->file->f_inode);
+	bprm->write_denied = false;
+	fput(bprm->file);
+	bprm->file = NULL;
+}
+
+void set_mm_exe_file(struct mm_struct *mm, struct file *file)
+{
+	if (mm->exe_file) {
+		allow_write_access(mm->exe_file->f_inode);
+		fput(mm->exe_file);
+	}
+	mm->exe_file = NULL;
+	/* cannot fail: file is a program running or being loaded, so it
+	 * already has no writers */
+	if (file && !deny_write_access(file->f_inode))
+		mm->exe_file = get_file(file);
 }
 
 /* Count a NULL-terminated array of string pointers (fs/exec.c's count).
@@ -331,7 +358,7 @@ static int load_interp(struct linux_binprm *bprm)
 	struct file *f;
 	int err;
 
-	f = filp_open(bprm->elf_interp, O_RDONLY, 0, &err);
+	f = filp_open(bprm->elf_interp, O_RDONLY | __FMODE_EXEC, 0, &err);
 	if (!f)
 		return exec_fail(err, "its interpreter %s: %s", bprm->elf_interp,
 				 err == -ENOENT ? "no such file" : err_name(err));
@@ -428,7 +455,7 @@ static int de_thread(struct task_struct *tsk)
 /* /proc/PID/exe: the absolute path of the file loaded (the interpreter of
  * a script), as Linux's d_path of mm->exe_file; glibc's loader reads it
  * for $ORIGIN. */
-static void set_mm_exe_file(struct mm_struct *mm, struct linux_binprm *bprm)
+static void set_mm_exe_name(struct mm_struct *mm, struct linux_binprm *bprm)
 {
 	char *buf = kmalloc(PATH_MAX), *p;
 	int err;
@@ -458,7 +485,8 @@ static void exec_mmap(struct linux_binprm *bprm, struct pt_regs *regs)
 	tsk->vmacache = NULL;
 	switch_mm(tsk->mm);	/* again, if de_thread slept */
 	mmput(old_mm);
-	set_mm_exe_file(tsk->mm, bprm);
+	set_mm_exe_name(tsk->mm, bprm);
+	set_mm_exe_file(tsk->mm, bprm->file);
 	/* fexecve's program is named after its file, not "/dev/fd/N" */
 	set_task_comm(tsk, bprm->comm_from_dentry ? bprm->file->f_path.dentry->d_name
 						  : bprm->filename);
@@ -493,8 +521,7 @@ static int bprm_execve(const struct linux_binprm *bprm_in, struct pt_regs *regs,
 		err = load_script(&bprm);
 		if (err <= 0)
 			break;
-		fput(bprm.file);
-		bprm.file = NULL;
+		close_exec_file(&bprm);
 	}
 	if (err)
 		goto out;
@@ -530,7 +557,7 @@ static int bprm_execve(const struct linux_binprm *bprm_in, struct pt_regs *regs,
 	ptrace_event(PTRACE_EVENT_EXEC, old_vpid);
 out:
 	if (bprm.file)
-		fput(bprm.file);
+		close_exec_file(&bprm);
 	kfree(bprm.phdrs);
 	kfree(bprm.strings);
 	kfree(bprm.elf_interp);

@@ -12,7 +12,7 @@
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 
-#define SETFL_MASK (O_APPEND | O_NONBLOCK)
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NOATIME)
 
 static long f_dupfd(unsigned int from, struct file *f, bool cloexec)
 {
@@ -60,6 +60,11 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 		ret = f->f_flags;
 		break;
 	case F_SETFL:
+		/* O_NOATIME is for the file's owner (setfl) */
+		ret = -EPERM;
+		if ((argi & O_NOATIME) && !(f->f_flags & O_NOATIME) &&
+		    (!f->f_inode || !inode_owner_or_capable(f->f_inode)))
+			break;
 		f->f_flags = (argi & SETFL_MASK) | (f->f_flags & ~SETFL_MASK);
 		ret = 0;
 		break;

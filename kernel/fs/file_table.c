@@ -50,6 +50,8 @@ void fput(struct file *f)
 	locks_remove_file(f);	/* its flock and OFD locks */
 	if (f->f_op->release)
 		f->f_op->release(f);
+	if (f->f_writer)
+		put_write_access(f->f_inode);
 	if (f->f_path.dentry)
 		path_put(&f->f_path);
 	kfree(f);

@@ -7,8 +7,13 @@
  * down to it; every inode operation is the host call of the same name on
  * that path (arch/file.c), so the host says what exists and its errors
  * pass through. Attributes are the host's, read again at each stat (the
- * host may change them behind umk's back); the inode only caches what a
- * walk needs, the type. An open file holds a host fd (private_data): reads
+ * host may change them behind umk's back); the inode caches what a walk
+ * and the permission checks need, the type, mode, owner and group, read
+ * when the name is looked up and again after umk's own changes
+ * (hostfs_refresh). umk checks permissions with them as Linux would, then
+ * the host checks again as umk's host user. A file created here is the
+ * host's, then given its creator's owner when the host lets umk chown it
+ * (hostfs_new_entry). An open file holds a host fd (private_data): reads
  * and writes go to it at the file's position, directories are read with
  * the host's getdents64.
  *
@@ -86,6 +91,8 @@ static struct inode *hostfs_iget(struct super_block *sb, const struct stat *st)
 
 	inode->i_ino = st->st_ino;
 	inode->i_mode = st->st_mode;
+	inode->i_uid = st->st_uid;
+	inode->i_gid = st->st_gid;
 	inode->i_nlink = st->st_nlink;
 	inode->i_size = st->st_size;
 	if (S_ISDIR(st->st_mode)) {
@@ -99,6 +106,19 @@ static struct inode *hostfs_iget(struct super_block *sb, const struct stat *st)
 			inode->i_fop = &pipefifo_fops;	/* a pipe inside umk */
 	}
 	return inode;
+}
+
+/* Read inode's owner, mode and size again from the host (path). */
+static void hostfs_refresh(struct inode *inode, const char *path)
+{
+	struct stat st;
+
+	if (os_lstat(path, &st))
+		return;
+	inode->i_mode = st.st_mode;
+	inode->i_uid = st.st_uid;
+	inode->i_gid = st.st_gid;
+	inode->i_size = st.st_size;
 }
 
 /* Give d the inode of what its host path now names. */
@@ -166,11 +186,39 @@ static int do_rmdir(const char *path, long unused)
 	return os_rmdir(path);
 }
 
+/* The host made dentry's file as umk's host user: give it the owner Linux
+ * would (inode_init_owner: the creator's fsuid, its fsgid or a set-group-id
+ * directory's group) when the host lets umk, as it does a host root; else
+ * it keeps the host's owner (docs/linux-differences.md, "Files"). */
+static int hostfs_new_entry(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode, want = { .i_mode = 0 };
+	int err = hostfs_instantiate(dentry);
+	char *path;
+
+	if (err)
+		return err;
+	inode = dentry->d_inode;
+	inode_init_owner(&want, dir, inode->i_mode);
+	if (want.i_uid == inode->i_uid && want.i_gid == inode->i_gid)
+		return 0;
+	path = dentry_host_path(dentry, &err);
+	if (!path)
+		return 0;
+	/* the host's chown drops set-id bits Linux's creation keeps */
+	if (!os_lchown(path, want.i_uid, want.i_gid) && !S_ISLNK(want.i_mode) &&
+	    !os_chmod(path, want.i_mode & S_IALLUGO))
+		inode->i_mode = want.i_mode;
+	hostfs_refresh(inode, path);
+	kfree(path);
+	return 0;
+}
+
 static int hostfs_create(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	int err = host_op(dentry, do_create, mode & S_IALLUGO);
 
-	return err ? err : hostfs_instantiate(dentry);
+	return err ? err : hostfs_new_entry(dir, dentry);
 }
 
 static int do_mknod(const char *path, long mode)
@@ -192,21 +240,21 @@ static int hostfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, 
 		return -EPERM;
 	err = host_op(dentry, do_mknod, mode);
 
-	return err ? err : hostfs_instantiate(dentry);
+	return err ? err : hostfs_new_entry(dir, dentry);
 }
 
 static int hostfs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	int err = host_op(dentry, do_mkdir, mode);
 
-	return err ? err : hostfs_instantiate(dentry);
+	return err ? err : hostfs_new_entry(dir, dentry);
 }
 
 static int hostfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
 {
 	int err = host_op(dentry, do_symlink, (long)target);
 
-	return err ? err : hostfs_instantiate(dentry);
+	return err ? err : hostfs_new_entry(dir, dentry);
 }
 
 static int hostfs_unlink(struct inode *dir, struct dentry *dentry)
@@ -291,7 +339,12 @@ static int hostfs_setattr(struct dentry *dentry, struct iattr *attr)
 	path = dentry_host_path(dentry, &err);
 	if (!path)
 		return err;
-	if (attr->ia_valid & ATTR_MODE)
+	/* a chown, even of nothing (-1, -1: ctime moves) */
+	if (attr->ia_valid & (ATTR_UID | ATTR_GID | ATTR_KILL_SUID | ATTR_KILL_SGID))
+		err = os_lchown(path, attr->ia_valid & ATTR_UID ? attr->ia_uid : (uid_t)-1,
+				attr->ia_valid & ATTR_GID ? attr->ia_gid : (gid_t)-1);
+	/* after the chown, whose host call may itself drop set-id bits */
+	if (!err && (attr->ia_valid & ATTR_MODE))
 		err = os_chmod(path, attr->ia_mode & S_IALLUGO);
 	if (!err && (attr->ia_valid & ATTR_SIZE))
 		err = os_truncate(path, attr->ia_size);
@@ -301,6 +354,9 @@ static int hostfs_setattr(struct dentry *dentry, struct iattr *attr)
 		times[1] = attr->ia_mtime;
 	if (!err && (attr->ia_valid & (ATTR_ATIME | ATTR_MTIME)))
 		err = os_utimens(path, times);
+	/* what the permission checks see next: the host's new attributes */
+	if (!err)
+		hostfs_refresh(dentry->d_inode, path);
 	kfree(path);
 	return err;
 }

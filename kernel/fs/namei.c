@@ -14,8 +14,17 @@
  * The checks each call makes, and their order, are Linux's, so that each
  * bad name gets the errno Linux gives: a read-only mount is EROFS, but only
  * after EEXIST for a name that exists (mkdir, symlink, link); unlink and
- * rmdir say EROFS before looking. Every task is root (docs/design.md):
- * read and write are always permitted, execute needs an x bit.
+ * rmdir say EROFS before looking.
+ *
+ * Permission is Linux's generic_permission with the caller's fsuid, fsgid
+ * and groups against the inode's owner, group and mode, overridden by
+ * CAP_DAC_OVERRIDE (anything but executing a file without an x bit) and
+ * CAP_DAC_READ_SEARCH (reading a file, reading and searching a
+ * directory). A walk needs search (x) permission on each directory it
+ * looks a name up in (may_lookup); creating a name needs write and search
+ * on the directory (may_create), removing one too, and in a sticky
+ * directory ownership of the file or the directory, or CAP_FOWNER
+ * (may_delete). docs/design.md, "Credentials, policies and groups".
  */
 #include <umk/cred.h>
 #include <umk/errno.h>
@@ -47,17 +56,53 @@ int getname(const char __user *name, char **out, bool empty_ok)
 	return 0;
 }
 
+/* The mode bits that apply to current: the owner's, the group's, or the
+ * others' (Linux's acl_permission_check, without ACLs). */
+static int acl_permission_check(struct inode *inode, int mask)
+{
+	unsigned int mode = inode->i_mode;
+
+	mask &= MAY_READ | MAY_WRITE | MAY_EXEC;
+	if (current->cred.fsuid == inode->i_uid)
+		mode >>= 6;
+	else if (in_group_p(inode->i_gid))
+		mode >>= 3;
+	return (mask & ~mode) ? -EACCES : 0;
+}
+
+int generic_permission(struct inode *inode, int mask)
+{
+	if (!acl_permission_check(inode, mask))
+		return 0;
+	if (S_ISDIR(inode->i_mode)) {
+		/* reading and searching a directory, or anything */
+		if (!(mask & MAY_WRITE) && capable(CAP_DAC_READ_SEARCH))
+			return 0;
+		return capable(CAP_DAC_OVERRIDE) ? 0 : -EACCES;
+	}
+	if (mask == MAY_READ && capable(CAP_DAC_READ_SEARCH))
+		return 0;
+	/* executing a file needs one x bit, even for CAP_DAC_OVERRIDE */
+	if ((!(mask & MAY_EXEC) || (inode->i_mode & S_IXUGO)) && capable(CAP_DAC_OVERRIDE))
+		return 0;
+	return -EACCES;
+}
+
 int inode_permission(const struct path *path, int mask)
 {
-	umode_t mode = path->dentry->d_inode->i_mode;
+	struct inode *inode = path->dentry->d_inode;
+	umode_t mode = inode->i_mode;
 
 	if ((mask & MAY_WRITE) && mnt_is_readonly(path->mnt) &&
 	    (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)))
 		return -EROFS;
-	/* root (CAP_DAC_OVERRIDE): execute needs one x bit, or a directory */
-	if ((mask & MAY_EXEC) && !S_ISDIR(mode) && !(mode & S_IXUGO))
-		return -EACCES;
-	return 0;
+	return generic_permission(inode, mask);
+}
+
+/* Search permission on the directory a walk is in (may_lookup). */
+static int may_lookup(struct nameidata *nd)
+{
+	return generic_permission(nd->path.dentry->d_inode, MAY_EXEC);
 }
 
 int lookup_one(struct path *dir, const char *name, struct dentry **res)
@@ -256,6 +301,9 @@ static int walk(struct nameidata *nd, const char *name, unsigned int flags,
 		p = end;
 		if (!S_ISDIR(nd->path.dentry->d_inode->i_mode))
 			return -ENOTDIR;
+		err = may_lookup(nd);
+		if (err)
+			return err;
 		if (is_last && last) {
 			memcpy(last->name, comp, len + 1);
 			last->slash = slash;
@@ -353,6 +401,38 @@ static int user_path_parentat(int dfd, const char __user *uname, struct path *pa
 	return err;
 }
 
+int may_create(struct inode *dir)
+{
+	if (!S_ISDIR(dir->i_mode))
+		panic("may_create: inode %lu is not a directory", dir->i_ino);
+	return generic_permission(dir, MAY_WRITE | MAY_EXEC);
+}
+
+/* In a sticky directory, only the file's owner, the directory's, or
+ * CAP_FOWNER may remove or replace a name (Linux's check_sticky). */
+static bool check_sticky(struct inode *dir, struct inode *inode)
+{
+	uid_t fsuid = current->cred.fsuid;
+
+	if (!(dir->i_mode & S_ISVTX))
+		return false;
+	if (inode->i_uid == fsuid || dir->i_uid == fsuid)
+		return false;
+	return !capable(CAP_FOWNER);
+}
+
+/* May current remove victim (positive) from dir? Linux's may_delete
+ * without its type checks, which the callers make: write and search
+ * permission on dir, then the sticky bit's rule. */
+static int may_delete(struct inode *dir, struct dentry *victim)
+{
+	int err = generic_permission(dir, MAY_WRITE | MAY_EXEC);
+
+	if (err)
+		return err;
+	return check_sticky(dir, victim->d_inode) ? -EPERM : 0;
+}
+
 /* Linux's filename_create: the parent of a name to create and the
  * negative dentry for it. EEXIST comes before EROFS, as there. */
 static int filename_create(int dfd, const char __user *uname, bool is_dir, struct path *parent,
@@ -426,6 +506,9 @@ int kern_mknod(const char *name, umode_t mode, struct path *res)
 	if (mnt_is_readonly(parent.mnt))
 		goto out_d;
 	dir = parent.dentry->d_inode;
+	err = may_create(dir);
+	if (err)
+		goto out_d;
 	err = dir->i_op->mknod ? dir->i_op->mknod(dir, d, (mode & S_IFMT) |
 							 (mode & S_IALLUGO & ~current->fs->umask), 0)
 			       : -EPERM;
@@ -488,6 +571,9 @@ long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned in
 		return err;
 	dir = parent.dentry->d_inode;
 	mode = (mode & S_IFMT) | (mode & S_IALLUGO & ~current->fs->umask);
+	err = may_create(dir);
+	if (err)
+		goto out;
 	switch (mode & S_IFMT) {
 	case 0:
 	case S_IFREG:
@@ -505,6 +591,7 @@ long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned in
 	}
 	if (!err)
 		done_create(dir, d);
+out:
 	dput(d);
 	path_put(&parent);
 	return err;
@@ -525,9 +612,11 @@ long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 	if (err)
 		return err;
 	dir = parent.dentry->d_inode;
-	err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & (S_IRWXUGO | S_ISVTX)) &
-						  ~current->fs->umask)
-			       : -EPERM;
+	err = may_create(dir);
+	if (!err)
+		err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & (S_IRWXUGO | S_ISVTX)) &
+							  ~current->fs->umask)
+				       : -EPERM;
 	if (!err)
 		done_create(dir, d);
 	dput(d);
@@ -556,7 +645,9 @@ long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *ne
 		return err;
 	}
 	dir = parent.dentry->d_inode;
-	err = dir->i_op->symlink ? dir->i_op->symlink(dir, d, target) : -EPERM;
+	err = may_create(dir);
+	if (!err)
+		err = dir->i_op->symlink ? dir->i_op->symlink(dir, d, target) : -EPERM;
 	if (!err)
 		done_create(dir, d);
 	dput(d);
@@ -568,6 +659,23 @@ long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *ne
 long sys_symlink(const char __user *oldname, const char __user *newname)
 {
 	return sys_symlinkat(oldname, AT_FDCWD, newname);
+}
+
+/* fs.protected_hardlinks (1, Linux's default): a link to a file needs its
+ * ownership, or read and write permission on it, or CAP_FOWNER; and a
+ * link to a set-uid file, or a set-gid group-executable one, ownership
+ * (Linux's may_linkat and safe_hardlink_source). */
+static int may_linkat(struct inode *inode)
+{
+	umode_t mode = inode->i_mode;
+
+	if (inode_owner_or_capable(inode))
+		return 0;
+	if (S_ISREG(mode) && !(mode & S_ISUID) &&
+	    (mode & (S_ISGID | S_IXGRP)) != (S_ISGID | S_IXGRP) &&
+	    !generic_permission(inode, MAY_READ | MAY_WRITE))
+		return 0;
+	return -EPERM;
 }
 
 long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
@@ -591,6 +699,11 @@ long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char _
 	dir = parent.dentry->d_inode;
 	err = -EXDEV;
 	if (old.mnt != parent.mnt)
+		goto out_d;
+	err = may_linkat(old.dentry->d_inode);
+	if (!err)
+		err = may_create(dir);
+	if (err)
 		goto out_d;
 	err = -EPERM;
 	if (S_ISDIR(old.dentry->d_inode->i_mode) || !dir->i_op->link)
@@ -636,12 +749,15 @@ static int lookup_victim(int dfd, const char __user *uname, bool rmdir, struct p
 	err = -ENOENT;
 	if (!d->d_inode)
 		goto out_d;
-	if (rmdir)
-		err = S_ISDIR(d->d_inode->i_mode) ? 0 : -ENOTDIR;
-	else if (S_ISDIR(d->d_inode->i_mode))
-		err = -EISDIR;
-	else
-		err = last->slash ? -ENOTDIR : 0;
+	/* unlink of "file/" or of a directory fails by type before any
+	 * permission check (do_unlinkat's "slashes"); the rest after it */
+	err = 0;
+	if (!rmdir && (last->slash || S_ISDIR(d->d_inode->i_mode)))
+		err = S_ISDIR(d->d_inode->i_mode) ? -EISDIR : -ENOTDIR;
+	if (!err)
+		err = may_delete(parent->dentry->d_inode, d);
+	if (!err && rmdir && !S_ISDIR(d->d_inode->i_mode))
+		err = -ENOTDIR;
 	if (!err && d->d_mounted)
 		err = -EBUSY;
 	if (err)
@@ -753,6 +869,15 @@ static int do_rename(struct rename_data *r, unsigned int flags)
 		return -ENOTEMPTY;
 	if (r->old->d_inode == r->new->d_inode)
 		return 0;
+	/* vfs_rename: the old name is removed, the new one created or
+	 * replaced, and a directory moved elsewhere has its ".." rewritten */
+	err = may_delete(old_dir, r->old);
+	if (!err)
+		err = r->new->d_inode ? may_delete(new_dir, r->new) : may_create(new_dir);
+	if (!err && is_dir && old_dir != new_dir)
+		err = generic_permission(r->old->d_inode, MAY_WRITE);
+	if (err)
+		return err;
 	if (r->new->d_inode) {
 		bool new_is_dir = S_ISDIR(r->new->d_inode->i_mode);
 

@@ -2,8 +2,8 @@
  * kernel/fs/open.c: opening files by name, and the calls on a name or an fd
  * that are not reads or writes (Linux's fs/open.c, fs/namei.c's
  * do_filp_open, fs/utimes.c, fs/sync.c): open, openat, creat, access,
- * faccessat(2), chdir, fchdir, chmod, fchmod(at), truncate, ftruncate,
- * utimensat, fsync, fdatasync. filp_open is the same open for the kernel
+ * faccessat(2), chdir, fchdir, chmod, fchmod(at), chown, fchown, lchown,
+ * fchownat, truncate, ftruncate, utimensat, fsync, fdatasync. filp_open is the same open for the kernel
  * itself (exec).
  */
 #include <umk/errno.h>
@@ -37,6 +37,16 @@ struct file *dentry_open(const struct path *path, unsigned int flags, int *err)
 		*err = -ENXIO;		/* a device umk has no driver for */
 		return NULL;
 	}
+	/* a writer of a running program is ETXTBSY (do_dentry_open) */
+	if (file_writable(f)) {
+		*err = get_write_access(inode);
+		if (*err) {
+			f->f_op = &path_fops;
+			fput(f);
+			return NULL;
+		}
+		f->f_writer = true;
+	}
 	*err = f->f_op->open ? f->f_op->open(inode, f) : 0;
 	if (*err) {
 		f->f_op = &path_fops;	/* nothing to release */
@@ -47,10 +57,34 @@ struct file *dentry_open(const struct path *path, unsigned int flags, int *err)
 	return f;
 }
 
+int do_truncate(struct dentry *dentry, s64 length)
+{
+	struct inode *inode = dentry->d_inode;
+	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME, .ia_size = length };
+	umode_t mode = inode->i_mode;
+	int err = inode_newsize_ok(length);
+
+	if (err)
+		return err;
+	/* a writer without CAP_FSETID drops the set-id bits (dentry_needs_remove_privs) */
+	if (!capable(CAP_FSETID)) {
+		if (mode & S_ISUID)
+			attr.ia_valid |= ATTR_KILL_SUID;
+		if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+			attr.ia_valid |= ATTR_KILL_SGID;
+	}
+	attr.ia_mtime = current_time();
+	err = notify_change(dentry, &attr);
+	if (!err)
+		fsnotify_change(dentry, true);
+	return err;
+}
+
+/* truncate(2) by name (fs/open.c's vfs_truncate): write permission, and
+ * no program running from the file. */
 int vfs_truncate(const struct path *path, s64 length)
 {
 	struct inode *inode = path->dentry->d_inode;
-	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME, .ia_size = length };
 	int err;
 
 	if (S_ISDIR(inode->i_mode))
@@ -60,13 +94,11 @@ int vfs_truncate(const struct path *path, s64 length)
 	err = inode_permission(path, MAY_WRITE);
 	if (err)
 		return err;
-	err = inode_newsize_ok(length);
+	err = get_write_access(inode);
 	if (err)
 		return err;
-	attr.ia_mtime = current_time();
-	err = notify_change(path->dentry, &attr);
-	if (!err)
-		fsnotify_change(path->dentry, true);
+	err = do_truncate(path->dentry, length);
+	put_write_access(inode);
 	return err;
 }
 
@@ -81,6 +113,9 @@ static int open_create_file(struct path *parent, struct dentry *d, struct last_c
 		return -EISDIR;
 	if (mnt_is_readonly(parent->mnt))
 		return -EROFS;
+	err = may_create(dir);	/* may_o_create */
+	if (err)
+		return err;
 	if (!dir->i_op->create)
 		return -EACCES;
 	err = dir->i_op->create(dir, d, S_IFREG | (mode & S_IALLUGO & ~current->fs->umask));
@@ -167,6 +202,24 @@ static int open_create(int dfd, const char *name, int flags, umode_t mode, struc
 	return err;
 }
 
+/* Linux's may_open for an existing file opened with acc_mode (MAY_READ,
+ * MAY_WRITE: the access mode, and O_TRUNC's write) and flags. */
+static int may_open(const struct path *path, int acc_mode, int flags)
+{
+	struct inode *inode = path->dentry->d_inode;
+	int err;
+
+	if (S_ISDIR(inode->i_mode) && (acc_mode & MAY_WRITE))
+		return -EISDIR;
+	err = inode_permission(path, acc_mode);
+	if (err)
+		return err;
+	/* O_NOATIME is for the owner (it hides reads from the owner) */
+	if ((flags & O_NOATIME) && !inode_owner_or_capable(inode))
+		return -EPERM;
+	return 0;
+}
+
 /* Linux's do_filp_open with build_open_flags, do_open and may_open. */
 static struct file *do_filp_open(int dfd, const char *name, int flags, umode_t mode, int *err)
 {
@@ -201,22 +254,32 @@ static struct file *do_filp_open(int dfd, const char *name, int flags, umode_t m
 		*err = -ENOTDIR;
 	else if (S_ISLNK(inode->i_mode) && !(flags & O_PATH))
 		*err = -ELOOP;		/* O_NOFOLLOW met a symlink */
-	else if (flags & O_PATH)
-		*err = 0;
-	else if (S_ISDIR(inode->i_mode) && (acc != O_RDONLY || (flags & O_TRUNC)))
-		*err = -EISDIR;
-	else if (acc != O_RDONLY || (flags & O_TRUNC))
-		*err = created ? 0 : inode_permission(&path, MAY_WRITE);
-	if (!*err && (flags & O_TRUNC) && !created && S_ISREG(inode->i_mode))
-		*err = vfs_truncate(&path, 0);
+	else if (!(flags & O_PATH))
+		*err = may_open(&path, created ? 0 : flags & __FMODE_EXEC ? MAY_EXEC :
+					 (acc == O_RDONLY ? MAY_READ : acc == O_WRONLY ? MAY_WRITE :
+					  MAY_READ | MAY_WRITE) | (flags & O_TRUNC ? MAY_WRITE : 0),
+				 flags);
 	if (*err) {
 		path_put(&path);
 		return NULL;
 	}
 	/* What F_GETFL shows: Linux keeps these, and adds O_LARGEFILE on
 	 * 64-bit (force_o_largefile). */
-	f = dentry_open(&path, (flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)) |
+	f = dentry_open(&path, (flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC |
+					  __FMODE_EXEC)) |
 				       (flags & O_PATH ? 0 : O_LARGEFILE), err);
+	/* O_TRUNC after the open, which said ETXTBSY first (handle_truncate) */
+	if (f && (flags & O_TRUNC) && !created && S_ISREG(inode->i_mode)) {
+		*err = get_write_access(inode);
+		if (!*err) {
+			*err = do_truncate(path.dentry, 0);
+			put_write_access(inode);
+		}
+		if (*err) {
+			fput(f);
+			f = NULL;
+		}
+	}
 	path_put(&path);
 	return f;
 }
@@ -238,7 +301,7 @@ long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
 
 	if (err)
 		return err;
-	f = do_filp_open(dfd, name, flags, mode, &err);
+	f = do_filp_open(dfd, name, flags & ~__FMODE_EXEC, mode, &err);
 	kfree(name);
 	if (!f)
 		return err;
@@ -258,8 +321,13 @@ long sys_creat(const char __user *pathname, umode_t mode)
 	return sys_openat(AT_FDCWD, pathname, O_CREAT | O_WRONLY | O_TRUNC, mode);
 }
 
+/* access(2) asks with the real ids (Linux's access_override_creds): the
+ * fs ids become the real ones, and the capabilities those of the real
+ * uid, all for root and none for anyone else; AT_EACCESS keeps the
+ * effective ones. */
 long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 {
+	struct cred saved = current->cred;
 	struct path path;
 	int err;
 
@@ -267,12 +335,21 @@ long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 		return -EINVAL;
 	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
+	if (!(flags & AT_EACCESS)) {
+		struct cred *c = &current->cred;
+
+		c->fsuid = c->uid;
+		c->fsgid = c->gid;
+		c->cap_effective = c->uid == 0 ? c->cap_permitted : 0;
+	}
 	err = user_path_at(dfd, filename, (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
 				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &path);
-	if (err)
-		return err;
-	err = inode_permission(&path, (mode & W_OK ? MAY_WRITE : 0) | (mode & X_OK ? MAY_EXEC : 0));
-	path_put(&path);
+	if (!err) {
+		/* R_OK, W_OK and X_OK are MAY_READ, MAY_WRITE and MAY_EXEC */
+		err = inode_permission(&path, mode);
+		path_put(&path);
+	}
+	current->cred = saved;
 	return err;
 }
 
@@ -293,9 +370,11 @@ long sys_chdir(const char __user *filename)
 
 	if (err)
 		return err;
-	set_fs_pwd(current->fs, &path);
+	err = inode_permission(&path, MAY_EXEC);
+	if (!err)
+		set_fs_pwd(current->fs, &path);
 	path_put(&path);
-	return 0;
+	return err;
 }
 
 long sys_fchdir(unsigned int fd)
@@ -306,8 +385,9 @@ long sys_fchdir(unsigned int fd)
 	if (!f)
 		return -EBADF;
 	if (f->f_path.dentry && S_ISDIR(f->f_inode->i_mode)) {
-		set_fs_pwd(current->fs, &f->f_path);
-		err = 0;
+		err = inode_permission(&f->f_path, MAY_EXEC);
+		if (!err)
+			set_fs_pwd(current->fs, &f->f_path);
 	}
 	fput(f);
 	return err;
@@ -359,6 +439,69 @@ long sys_fchmod(unsigned int fd, umode_t mode)
 	return err;
 }
 
+/* Linux's chown_common: user and group, -1 for "unchanged"; a non-directory
+ * loses S_ISUID, and S_ISGID as setattr_should_drop_sgid says. */
+static int chown_common(const struct path *path, uid_t user, gid_t group)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct iattr attr = { .ia_valid = 0 };
+
+	if (mnt_is_readonly(path->mnt))
+		return -EROFS;
+	if (user != (uid_t)-1) {
+		attr.ia_valid |= ATTR_UID;
+		attr.ia_uid = user;
+	}
+	if (group != (gid_t)-1) {
+		attr.ia_valid |= ATTR_GID;
+		attr.ia_gid = group;
+	}
+	if (!S_ISDIR(inode->i_mode))
+		attr.ia_valid |= ATTR_KILL_SUID | setattr_should_drop_sgid(inode);
+	return notify_change(path->dentry, &attr);
+}
+
+long sys_fchownat(int dfd, const char __user *filename, uid_t user, gid_t group, int flag)
+{
+	struct path path;
+	int err;
+
+	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_path_at(dfd, filename, (flag & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+				   (flag & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &path);
+	if (err)
+		return err;
+	err = chown_common(&path, user, group);
+	path_put(&path);
+	return err;
+}
+
+long sys_chown(const char __user *filename, uid_t user, gid_t group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, 0);
+}
+
+long sys_lchown(const char __user *filename, uid_t user, gid_t group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_fchown(unsigned int fd, uid_t user, gid_t group)
+{
+	struct file *f = fget(fd);
+	int err;
+
+	if (!f)
+		return -EBADF;
+	if (!f->f_path.dentry)
+		err = -EINVAL;	/* a pipe or the console: umk keeps no owner for them */
+	else
+		err = chown_common(&f->f_path, user, group);
+	fput(f);
+	return err;
+}
+
 long sys_truncate(const char __user *path, long length)
 {
 	struct path p;
@@ -382,8 +525,9 @@ long sys_ftruncate(unsigned int fd, long length)
 	if (!f)
 		return -EBADF;
 	err = -EINVAL;
+	/* the fd's write access is the permission (do_ftruncate) */
 	if (length >= 0 && f->f_path.dentry && S_ISREG(f->f_inode->i_mode) && file_writable(f))
-		err = vfs_truncate(&f->f_path, length);
+		err = do_truncate(f->f_path.dentry, length);
 	fput(f);
 	return err;
 }
@@ -428,6 +572,17 @@ long sys_utimensat(int dfd, const char __user *filename,
 	if (err)
 		return err;
 	attr.ia_valid |= omit ? 0 : ATTR_MTIME;
+	/* "now" for both is for the owner or a writer; any explicit time, or
+	 * one left alone, for the owner only (vfs_utimes) */
+	if (!utimes || (t[0].tv_nsec == UTIME_NOW && t[1].tv_nsec == UTIME_NOW)) {
+		attr.ia_valid |= ATTR_TOUCH;
+	} else {
+		attr.ia_valid |= ATTR_TIMES_SET;
+		if (t[0].tv_nsec != UTIME_NOW && t[0].tv_nsec != UTIME_OMIT)
+			attr.ia_valid |= ATTR_ATIME_SET;
+		if (t[1].tv_nsec != UTIME_NOW && t[1].tv_nsec != UTIME_OMIT)
+			attr.ia_valid |= ATTR_MTIME_SET;
+	}
 	if (!filename) {	/* futimens: dfd itself */
 		struct file *f = fget(dfd);
 
@@ -445,7 +600,7 @@ long sys_utimensat(int dfd, const char __user *filename,
 	}
 	if (err)
 		return err;
-	if (!attr.ia_valid)
+	if (!(attr.ia_valid & (ATTR_ATIME | ATTR_MTIME)))
 		err = 0;	/* both UTIME_OMIT: nothing to do */
 	else if (mnt_is_readonly(path.mnt))
 		err = -EROFS;

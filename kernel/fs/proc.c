@@ -92,6 +92,18 @@ static struct task_struct *get_proc_task(const struct inode *inode)
 	return t && t->exit_state != EXIT_DEAD ? t : NULL;
 }
 
+/* A process's files belong to its effective ids, or to root once it is
+ * not dumpable (Linux's task_dump_owner); the rest to root. */
+static void proc_inode_owner(struct inode *inode)
+{
+	struct task_struct *t = inode_pid(inode) ? get_proc_task(inode) : NULL;
+
+	if (!t || (t->mm && t->mm->dumpable != SUID_DUMP_USER))
+		return;
+	inode->i_uid = t->cred.euid;
+	inode->i_gid = t->cred.egid;
+}
+
 static struct inode *proc_inode(struct super_block *sb, umode_t mode, pid_t pid,
 				unsigned long ino)
 {
@@ -100,6 +112,7 @@ static struct inode *proc_inode(struct super_block *sb, umode_t mode, pid_t pid,
 	inode->i_ino = ino;
 	inode->i_mode = mode;
 	inode->i_private = (void *)(long)pid;
+	proc_inode_owner(inode);
 	switch (mode & S_IFMT) {
 	case S_IFLNK:
 		inode->i_op = &proc_link_iops;

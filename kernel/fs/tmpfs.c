@@ -16,7 +16,9 @@
  * i_size; the same object is what mmap maps for MAP_SHARED (get_hostmem).
  * Sizes as Linux reports them: a directory's grows by BOGO_DIRENT_SIZE per
  * entry, a symlink's is its target's length, st_blocks is the host's
- * count for the memory file. Everything is owned by root (uid and gid 0).
+ * count for the memory file. A new file belongs to its creator's fsuid and
+ * fsgid, or the directory's group under S_ISGID (inode_init_owner); the
+ * root, mode 1777, to root.
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
@@ -42,12 +44,17 @@ static const struct file_operations tmpfs_dir_operations;
  * copy next to it, neither of which sleeps. */
 static char tmpfs_buf[16 * PAGE_SIZE];
 
-static struct inode *tmpfs_get_inode(struct super_block *sb, umode_t mode)
+/* A new inode of mode in dir, owned as inode_init_owner says (root for
+ * the root, dir NULL). */
+static struct inode *tmpfs_get_inode(struct super_block *sb, const struct inode *dir,
+				     umode_t mode)
 {
 	struct inode *inode = new_inode(sb);
 
 	inode->i_ino = sb->s_next_ino++;
 	inode->i_mode = mode;
+	if (dir)
+		inode_init_owner(inode, dir, mode);
 	switch (mode & S_IFMT) {
 	case S_IFREG:
 		inode->i_op = &tmpfs_inode_operations;
@@ -113,13 +120,13 @@ static int tmpfs_lookup(struct inode *dir, struct dentry *dentry)
 
 static int tmpfs_create(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
-	tmpfs_add_entry(dir, dentry, tmpfs_get_inode(dir->i_sb, S_IFREG | (mode & S_IALLUGO)));
+	tmpfs_add_entry(dir, dentry, tmpfs_get_inode(dir->i_sb, dir, S_IFREG | (mode & S_IALLUGO)));
 	return 0;
 }
 
 static int tmpfs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
-	tmpfs_add_entry(dir, dentry, tmpfs_get_inode(dir->i_sb, S_IFDIR | (mode & S_IALLUGO)));
+	tmpfs_add_entry(dir, dentry, tmpfs_get_inode(dir->i_sb, dir, S_IFDIR | (mode & S_IALLUGO)));
 	dir->i_nlink++;
 	return 0;
 }
@@ -127,7 +134,7 @@ static int tmpfs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 /* A socket (or FIFO) node: an inode with its type and no contents. */
 static int tmpfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev)
 {
-	struct inode *inode = tmpfs_get_inode(dir->i_sb, mode);
+	struct inode *inode = tmpfs_get_inode(dir->i_sb, dir, mode);
 
 	inode->i_op = &tmpfs_inode_operations;
 	inode->i_rdev = dev;
@@ -137,7 +144,7 @@ static int tmpfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, d
 
 static int tmpfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
 {
-	struct inode *inode = tmpfs_get_inode(dir->i_sb, S_IFLNK | 0777);
+	struct inode *inode = tmpfs_get_inode(dir->i_sb, dir, S_IFLNK | 0777);
 	size_t len = strlen(target);
 
 	inode->i_link = kmalloc(len + 1);
@@ -447,6 +454,6 @@ struct super_block *tmpfs_fill_super(void)
 	struct super_block *sb = alloc_super("tmpfs", 0);
 
 	sb->evict_inode = tmpfs_evict_inode;
-	sb->s_root = d_alloc_root(sb, tmpfs_get_inode(sb, S_IFDIR | 01777));
+	sb->s_root = d_alloc_root(sb, tmpfs_get_inode(sb, NULL, S_IFDIR | 01777));
 	return sb;
 }

@@ -19,20 +19,6 @@
 
 #include "util.h"
 
-/* Linux's in_group_p: the fs gid or a supplementary group. */
-bool in_group_p(gid_t gid)
-{
-	const struct group_info *gi = current->cred.group_info;
-	int i;
-
-	if (gid == current->cred.fsgid)
-		return true;
-	for (i = 0; gi && i < gi->ngroups; i++)
-		if (gi->gid[i] == gid)
-			return true;
-	return false;
-}
-
 int ipcperms(struct kern_ipc_perm *ipcp, short flag)
 {
 	uid_t euid = current->cred.euid;

@@ -1,10 +1,11 @@
 /* kernel/ipc/util.h: what msg.c, sem.c and shm.c share (Linux's
  * ipc/util.h): the permission block every object starts with, the table of
  * one kind's objects by id, and the common path of msgget, semget and
- * shmget; mqueue.c takes only in_group_p. */
+ * shmget. */
 #ifndef KERNEL_IPC_UTIL_H
 #define KERNEL_IPC_UTIL_H
 
+#include <umk/cred.h>
 #include <umk/uapi/ipc.h>
 #include <umk/uapi/stat.h>
 
@@ -61,8 +62,6 @@ struct ipc_ops {
 	int (*more_checks)(struct kern_ipc_perm *ipcp, struct ipc_params *params);
 };
 
-/* Whether current's fs gid or a supplementary group is gid. */
-bool in_group_p(gid_t gid);
 /* 0 if current may access ipcp as flag asks (S_IRUGO, S_IWUGO...), -1 if
  * not (ipcperms: owner, group or other bits, or CAP_IPC_OWNER). */
 int ipcperms(struct kern_ipc_perm *ipcp, short flag);

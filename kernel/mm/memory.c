@@ -90,6 +90,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	id = mm->id;
 	*mm = *old;	/* brk, stack, argument and exe fields */
 	mm->id = id;
+	mm->exe_file = NULL;
+	set_mm_exe_file(mm, old->exe_file);
 	INIT_LIST_HEAD(&mm->mmap);
 	mm->mm_rb = NULL;
 	mm->mmap_cache = NULL;

@@ -29,6 +29,7 @@
 #define S_IRWXUGO (S_IRWXU | S_IRWXG | S_IRWXO)
 #define S_IALLUGO (S_ISUID | S_ISGID | S_ISVTX | S_IRWXUGO)
 #define S_IXUGO 00111
+#define S_IXGRP 00010
 
 /* access(2)'s mode */
 #define F_OK 0
