@@ -433,18 +433,15 @@ static int may_delete(struct inode *dir, struct dentry *victim)
 	return check_sticky(dir, victim->d_inode) ? -EPERM : 0;
 }
 
-/* Linux's filename_create: the parent of a name to create and the
- * negative dentry for it. EEXIST comes before EROFS, as there. */
-static int filename_create(int dfd, const char __user *uname, bool is_dir, struct path *parent,
-			   struct dentry **res)
+/* The negative dentry for last in parent, the name a call is about to
+ * create (the heart of Linux's filename_create): EEXIST comes before
+ * EROFS, as there. On failure parent's reference is dropped. */
+static int create_lookup(struct path *parent, const struct last_component *last, bool is_dir,
+			 struct dentry **res)
 {
-	struct last_component *last = kmalloc(sizeof(*last));
 	struct dentry *d;
-	int err = user_path_parentat(dfd, uname, parent, last);
+	int err = -EEXIST;
 
-	if (err)
-		goto out_free;
-	err = -EEXIST;
 	if (last->type != LAST_NORM)
 		goto out;
 	err = lookup_one(parent, last->name, &d);
@@ -460,13 +457,24 @@ static int filename_create(int dfd, const char __user *uname, bool is_dir, struc
 	if (mnt_is_readonly(parent->mnt))
 		goto out_d;
 	*res = d;
-	kfree(last);
 	return 0;
 out_d:
 	dput(d);
 out:
 	path_put(parent);
-out_free:
+	return err;
+}
+
+/* Linux's filename_create: the parent of a user's name to create and the
+ * negative dentry for it. */
+static int filename_create(int dfd, const char __user *uname, bool is_dir, struct path *parent,
+			   struct dentry **res)
+{
+	struct last_component *last = kmalloc(sizeof(*last));
+	int err = user_path_parentat(dfd, uname, parent, last);
+
+	if (!err)
+		err = create_lookup(parent, last, is_dir, res);
 	kfree(last);
 	return err;
 }
@@ -488,45 +496,27 @@ int kern_mknod(const char *name, umode_t mode, struct path *res)
 	struct inode *dir;
 	int err = path_parentat(AT_FDCWD, name, &parent, last);
 
+	if (!err)
+		err = create_lookup(&parent, last, false, &d);
+	kfree(last);
 	if (err)
-		goto out_free;
-	err = -EEXIST;
-	if (last->type != LAST_NORM)
-		goto out;
-	err = lookup_one(&parent, last->name, &d);
-	if (err)
-		goto out;
-	err = -EEXIST;
-	if (d->d_inode)
-		goto out_d;
-	err = -ENOENT;
-	if (last->slash)
-		goto out_d;
-	err = -EROFS;
-	if (mnt_is_readonly(parent.mnt))
-		goto out_d;
+		return err;
 	dir = parent.dentry->d_inode;
 	err = may_create(dir);
-	if (err)
-		goto out_d;
-	err = dir->i_op->mknod ? dir->i_op->mknod(dir, d, (mode & S_IFMT) |
-							 (mode & S_IALLUGO & ~current->fs->umask), 0)
-			       : -EPERM;
-	if (err)
-		goto out_d;
+	if (!err)
+		err = dir->i_op->mknod ? dir->i_op->mknod(dir, d, (mode & S_IFMT) |
+					 (mode & S_IALLUGO & ~current->fs->umask), 0)
+				       : -EPERM;
+	if (err) {
+		dput(d);
+		path_put(&parent);
+		return err;
+	}
 	done_create(dir, d);
 	res->mnt = parent.mnt;
 	res->dentry = d;	/* d's reference goes to *res */
 	path_put(&parent);
-	kfree(last);
 	return 0;
-out_d:
-	dput(d);
-out:
-	path_put(&parent);
-out_free:
-	kfree(last);
-	return err;
 }
 
 /* Linux's may_mknod: the types mknod makes (0 is S_IFREG). */
