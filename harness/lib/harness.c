@@ -96,6 +96,24 @@ void check(const char *what, int ok)
 	check_failures += !ok;
 }
 
+int run_sections(const char *prog, const struct section *s, size_t n, int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int a = 1; a < argc; a++) {
+		size_t i;
+
+		for (i = 0; i < n && strcmp(argv[a], s[i].name); i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "%s: unknown section '%s'\n", prog, argv[a]);
+			return 2;
+		}
+		printf("== %s\n", s[i].name);
+		s[i].fn();
+	}
+	return check_failures ? 1 : 0;
+}
+
 const char *status_text(int status)
 {
 	static char buf[40];

@@ -29,6 +29,16 @@ long show(const char *call, long ret);
 void check(const char *what, int ok);
 extern int check_failures;
 
+/* A program of sections run by name from its command line. */
+struct section {
+	const char *name;
+	void (*fn)(void);
+};
+/* Run the sections argv[1..] names in order, each after a line "== NAME";
+ * an unknown name is "PROG: unknown section 'NAME'" on stderr and 2. Then
+ * 1 if a check failed, else 0: main's exit status. */
+int run_sections(const char *prog, const struct section *s, size_t n, int argc, char **argv);
+
 /* "exit 3" or "killed by SIGTERM" for a wait status word. */
 const char *status_text(int status);
 

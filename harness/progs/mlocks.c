@@ -266,28 +266,11 @@ static void section_validate(void)
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} section[] = {
+	static const struct section section[] = {
 		{ "mlock", section_mlock }, { "limit", section_limit },
 		{ "mlockall", section_mlockall }, { "msync", section_msync },
 		{ "mincore", section_mincore }, { "validate", section_validate },
 	};
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (int a = 1; a < argc; a++) {
-		size_t i;
-
-		for (i = 0; i < sizeof(section) / sizeof(section[0]); i++)
-			if (!strcmp(argv[a], section[i].name))
-				break;
-		if (i == sizeof(section) / sizeof(section[0])) {
-			fprintf(stderr, "mlocks: unknown section '%s'\n", argv[a]);
-			return 2;
-		}
-		printf("== %s\n", section[i].name);
-		section[i].fn();
-	}
-	return check_failures ? 1 : 0;
+	return run_sections("mlocks", section, sizeof(section) / sizeof(section[0]), argc, argv);
 }
