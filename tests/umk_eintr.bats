@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# umk-eintr (harness/umk-eintr/, README.md) and what it stands on: runs that
+# umk-eintr (harness/umk-eintr/, docs/usage.md) and what it stands on: runs that
 # repeat byte for byte under --clock=virtual, preemption included
 # (docs/design.md, "Deterministic runs"), and umk --inject=CALL#N:SIG
 # (kernel/inject.c, docs/usage.md "Interrupting a blocking call").
