@@ -161,7 +161,7 @@ UNIT_TESTS := $(addprefix $(BUILD)/tests/,restart_decision nosud timerqueue vma_
 	pid elf_replay vsprintf hidefsgsbase.so host_socket)
 
 DYN := $(BUILD)/dyn
-DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp
+DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp $(DYN)/leak
 
 .PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps fuzz-coverage shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(UNIT_TESTS) $(ELF_SEEDS)/.stamp $(GDB_CONSTANTS) $(DYN_PROGS)
@@ -177,7 +177,9 @@ $(BUILD)/umk-eintr: harness/umk-eintr/umk-eintr.py | $(BUILD)/harness
 
 # Dynamically linked host programs (gcc and the host's C library, not
 # musl), for the dynamic loader's tests: needlib finds libumkdyn.so beside
-# it; badinterp names a PT_INTERP that does not exist.
+# it; badinterp names a PT_INTERP that does not exist; leak is valgrind's
+# patient (tests/valgrind.bats), built without optimisation so that its
+# lost block and its uninitialized read stay.
 $(DYN):
 	$(Q)mkdir -p $@
 
@@ -193,6 +195,10 @@ $(DYN)/badinterp: harness/progs/dyn/needlib.c $(DYN)/libumkdyn.so | $(DYN)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O1 -o $@ $< -L$(DYN) -lumkdyn -Wl,-rpath,'$$ORIGIN' \
 		-Wl,--dynamic-linker=/no/such/ld-linux-x86-64.so.2
+
+$(DYN)/leak: harness/progs/dyn/leak.c | $(DYN)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O0 -g -o $@ $<
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)
@@ -342,7 +348,7 @@ $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk $
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
 	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace \
 	xmllint:libxml2-utils python3:python3 \
-	/usr/share/doc/busybox-static:busybox-static tmux:tmux
+	/usr/share/doc/busybox-static:busybox-static tmux:tmux valgrind:valgrind
 deps:
 	@for d in $(DEPS); do \
 	  c=$${d%%:*}; p=$${d##*:}; \

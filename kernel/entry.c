@@ -10,6 +10,7 @@
  */
 #include <umk/entry.h>
 #include <umk/fs.h>
+#include <umk/mm.h>
 #include <umk/net.h>
 #include <umk/os.h>
 #include <umk/rseq.h>
@@ -89,6 +90,8 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 	current->regs = regs;
 	current->orig_ax = -1;
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
+	if (signo == SIGSEGV)
+		code = user_fault_code(current->mm, addr, code);
 	force_sig_fault(signo, code, addr);
 	exit_to_user_mode_loop(regs);
 }

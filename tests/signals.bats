@@ -240,6 +240,7 @@ wait4(child) = -1 ECHILD'
 write to NULL: SIGSEGV si_code=1 (SEGV_MAPERR) si_addr=0
 write to 0x1008: SIGSEGV si_code=1 (SEGV_MAPERR) si_addr=0x1008
 write to a PROT_READ page: SIGSEGV si_code=2 (SEGV_ACCERR) si_addr=page+8
+write to an unmapped page between two regions: SIGSEGV si_code=1 (SEGV_MAPERR) si_addr=hole+8
 idiv by zero: SIGFPE si_code=1 (FPE_INTDIV) si_addr=the instruction rip=the instruction
 ud2: SIGILL si_code=2 (ILL_ILLOPN) si_addr=the instruction rip=the instruction
 int3: SIGTRAP si_code=128 (SI_KERNEL) si_addr=0 rip=after it

@@ -79,6 +79,8 @@ static __attribute__((noinline)) void do_div(void)
 }
 
 static char *ro_page;
+/* A page unmapped between two mapped ones: no region there. */
+static char *hole;
 
 /* Through a volatile pointer: gcc may drop a store it can see is to NULL. */
 static int *volatile null_ptr;
@@ -86,6 +88,7 @@ static int *volatile null_ptr;
 static __attribute__((noinline)) void write_null(void) { *null_ptr = 1; }
 static __attribute__((noinline)) void write_0x1008(void) { *(volatile int *)0x1008 = 1; }
 static __attribute__((noinline)) void write_ro(void) { *(volatile char *)(ro_page + 8) = 1; }
+static __attribute__((noinline)) void write_hole(void) { *(volatile char *)(hole + 8) = 1; }
 
 /* Where si_addr points, relative to the faulting instruction or page. */
 static void print_addr(unsigned long addr, const char *insn)
@@ -94,6 +97,8 @@ static void print_addr(unsigned long addr, const char *insn)
 		printf(" si_addr=the instruction");
 	else if (ro_page && addr == (unsigned long)ro_page + 8)
 		printf(" si_addr=page+8");
+	else if (hole && addr == (unsigned long)hole + 8)
+		printf(" si_addr=hole+8");
 	else if (addr < 0x10000)
 		printf(" si_addr=%#lx", addr);
 	else
@@ -130,10 +135,17 @@ static void faults(void)
 	ro_page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ro_page == MAP_FAILED)
 		die("mmap failed");
+	hole = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (hole == MAP_FAILED)
+		die("mmap failed");
+	hole += 4096;
+	if (munmap(hole, 4096))
+		die("munmap failed");
 
 	try_fault("write to NULL", write_null, NULL);
 	try_fault("write to 0x1008", write_0x1008, NULL);
 	try_fault("write to a PROT_READ page", write_ro, NULL);
+	try_fault("write to an unmapped page between two regions", write_hole, NULL);
 	try_fault("idiv by zero", do_div, div_insn);
 	try_fault("ud2", do_ud2, ud2_insn);
 	try_fault("int3", do_int3, int3_insn);

@@ -2,7 +2,8 @@
  * kernel/mm/memory.c: reaching into an address space from outside its
  * regions' own calls: fork's copy (kernel/fork.c's dup_mm, mm/mmap.c's
  * dup_mmap), another task's memory (mm/memory.c's access_process_vm),
- * access_ok(), futex keys of shared memory, and the resident size.
+ * access_ok(), futex keys of shared memory, the resident size, and the
+ * si_code of a user page fault.
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
@@ -220,6 +221,22 @@ bool access_ok(const void __user *addr, size_t size)
 	if (!mm || start + size < start)
 		return false;
 	return range_covered(mm, start, start + size);
+}
+
+/*
+ * The si_code of a SIGSEGV the host reported for a user access at addr, as
+ * Linux's arch/x86/mm/fault.c decides it: no region there is bad_area()'s
+ * SEGV_MAPERR, a region that forbids the access bad_area_access_error()'s
+ * SEGV_ACCERR. The host cannot tell them apart: umk reserves the whole
+ * user window (kernel/mm/window.c), so every user fault reaches it as
+ * ACCERR. Other codes (SI_KERNEL for a general protection fault) stay.
+ * Valgrind grows its guest's stack only on MAPERR.
+ */
+int user_fault_code(struct mm_struct *mm, unsigned long addr, int host_code)
+{
+	if (host_code != SEGV_MAPERR && host_code != SEGV_ACCERR)
+		return host_code;
+	return mm && find_vma(mm, addr) ? SEGV_ACCERR : SEGV_MAPERR;
 }
 
 unsigned long mm_rss_kib(struct mm_struct *mm)
