@@ -396,6 +396,10 @@ static inline bool file_writable(const struct file *f)
  * *at calls' dirfd), as Linux's fdget and fdget_raw. */
 struct file *fget(unsigned int fd);
 struct file *fget_raw(unsigned int fd);
+/* The file at fd, a reference in *fp, if it is of the kind fops makes
+ * (an eventfd, an inotify instance, a timerfd): 0, -EBADF for no file,
+ * -EINVAL for another kind. */
+int fget_of_kind(int fd, const struct file_operations *fops, struct file **fp);
 bool get_close_on_exec(struct files_struct *files, unsigned int fd);
 void set_close_on_exec(struct files_struct *files, unsigned int fd, bool on);
 /* Install f at the lowest free fd >= minfd below the soft RLIMIT_NOFILE;
@@ -598,6 +602,10 @@ s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size);
 /* read_iter of f at pos into the kernel buffer buf: bytes or -errno
  * (the read_kernel of files that have read_iter). */
 ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos);
+/* An AIO request's read or write of f (kernel/fs/aio.c): -errno when a
+ * check fails (io_submit's error), else 0 with the event's result in *res. */
+long aio_rw(struct file *f, void __user *buf, size_t len, bool vectored, s64 pos, int rwflags,
+	    bool write, long *res);
 /* A read of the len bytes at data, from iocb's position (Linux's
  * simple_read_from_buffer): bytes copied, 0 at the end, -EFAULT. */
 ssize_t simple_read_from_buffer(struct kiocb *iocb, struct iov_iter *to, const void *data,
@@ -644,5 +652,16 @@ int anon_inode_fstat(struct file *f, struct stat *st);
  * lowest free fd (O_CLOEXEC in flags: close-on-exec): the fd, or -EMFILE
  * with the file released (its f_op->release frees priv). */
 int anon_inode_getfd(const struct file_operations *fops, void *priv, int flags);
+
+/* kernel/fs/aio.c: fs.aio-nr and fs.aio-max-nr (/proc/sys, proc_sysctl.c) */
+extern unsigned long aio_nr, aio_max_nr;
+
+/* kernel/fs/eventfd.c, for AIO's IOCB_FLAG_RESFD (kernel/fs/aio.c): the
+ * eventfd open at fd, a reference for the caller, in *fp (Linux's
+ * eventfd_ctx_fdget): 0, -EBADF for no file, -EINVAL for another kind. */
+int eventfd_fget(int fd, struct file **fp);
+/* Add 1 to the eventfd's count, at most up to ULLONG_MAX, and wake its
+ * readers and pollers (Linux's eventfd_signal): never waits. */
+void eventfd_signal(struct file *f);
 
 #endif

@@ -124,6 +124,10 @@ struct mm_struct {
 	 * the same inode again. */
 	struct file *exe_file;
 	int dumpable;			/* SUID_DUMP_*: PR_GET_DUMPABLE (kernel/sys.c) */
+	/* The AIO contexts of io_setup (kernel/fs/aio.c's struct kioctx, by
+	 * ctx->list), Linux's ioctx_table: fork leaves them out, the last
+	 * mmput ends them (exit_aio). */
+	struct list_head ioctx_list;
 };
 
 /* The tree of mm's regions (kernel/mm/vma_tree.c), kept beside mm->mmap by
@@ -180,6 +184,13 @@ void hostmem_put(struct hostmem *h);	/* closes the memfd at 0 */
  * to give (out of fds or memory). */
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm);	/* drop a user; free regions at 0 */
+/* kernel/fs/aio.c: the last user of mm is gone; end its AIO contexts. */
+void exit_aio(struct mm_struct *mm);
+/* Map len bytes of obj, from its offset 0, into mm where there is room,
+ * shared and read-write (Linux's do_mmap of a file with MAP_SHARED, from
+ * the kernel: AIO's completion ring). Takes its own reference on obj.
+ * The address, or -ENOMEM. */
+long mm_map_shared(struct mm_struct *mm, struct hostmem *obj, size_t len);
 /* fork without CLONE_VM: a copy of mm, every private page copied, shared
  * objects shared. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *mm);

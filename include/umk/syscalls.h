@@ -339,6 +339,20 @@ long sys_pselect6(int n, __kernel_fd_set __user *inp, __kernel_fd_set __user *ou
 		  __kernel_fd_set __user *exp, struct __kernel_timespec __user *tsp,
 		  void __user *sig);
 
+/* kernel/fs/aio.c */
+struct iocb;
+struct io_event;
+struct __aio_sigset;
+long sys_io_setup(unsigned int nr_events, unsigned long __user *ctxp);
+long sys_io_destroy(unsigned long ctx_id);
+long sys_io_submit(unsigned long ctx_id, long nr, struct iocb __user *__user *iocbpp);
+long sys_io_cancel(unsigned long ctx_id, struct iocb __user *iocb, struct io_event __user *result);
+long sys_io_getevents(unsigned long ctx_id, long min_nr, long nr, struct io_event __user *events,
+		      struct __kernel_timespec __user *timeout);
+long sys_io_pgetevents(unsigned long ctx_id, long min_nr, long nr,
+		       struct io_event __user *events, struct __kernel_timespec __user *timeout,
+		       const struct __aio_sigset __user *usig);
+
 /* kernel/fs/eventfd.c, kernel/fs/signalfd.c, kernel/fs/timerfd.c */
 long sys_eventfd(unsigned int count);
 long sys_eventfd2(unsigned int count, int flags);

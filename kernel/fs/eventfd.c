@@ -1,7 +1,9 @@
 /*
  * kernel/fs/eventfd.c: eventfd, a 64-bit counter as a file (Linux's
- * fs/eventfd.c). Interface: sys_eventfd, sys_eventfd2, and the file's
- * operations (read, write and poll through f_op).
+ * fs/eventfd.c). Interface: sys_eventfd, sys_eventfd2, the file's
+ * operations (read, write and poll through f_op), and eventfd_fget and
+ * eventfd_signal for the kernel's own signals (AIO's IOCB_FLAG_RESFD,
+ * kernel/fs/aio.c).
  *
  * A write adds its 8-byte value to the count; a read takes the whole count
  * and leaves 0, or in semaphore mode (EFD_SEMAPHORE) takes 1. A read waits
@@ -12,7 +14,7 @@
  *
  * Readiness (eventfd_poll): POLLIN while the count is above 0, POLLOUT
  * while a write of 1 would not wait, POLLERR at ULLONG_MAX, which in Linux
- * only the kernel's own eventfd_signal reaches (umk has no caller of it).
+ * only the kernel's own eventfd_signal reaches.
  * A write wakes ctx->wqh with POLLIN, a read with POLLOUT; on the queue are
  * the sleeping readers and writers, and poll's, select's and epoll's
  * entries (include/umk/poll.h).
@@ -158,4 +160,20 @@ long sys_eventfd2(unsigned int count, int flags)
 long sys_eventfd(unsigned int count)
 {
 	return do_eventfd(count, 0);
+}
+
+int eventfd_fget(int fd, struct file **fp)
+{
+	return fget_of_kind(fd, &eventfd_fops, fp);
+}
+
+/* Linux's eventfd_signal_mask: the count stops at ULLONG_MAX (POLLERR)
+ * rather than waiting for a reader. */
+void eventfd_signal(struct file *f)
+{
+	struct eventfd_ctx *ctx = f->private_data;
+
+	if (ctx->count < ULLONG_MAX)
+		ctx->count++;
+	wake_up_poll(&ctx->wqh, POLLIN);
 }

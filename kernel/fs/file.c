@@ -40,6 +40,20 @@ struct file *fget(unsigned int fd)
 	return f && !(f->f_flags & O_PATH) ? get_file(f) : NULL;
 }
 
+int fget_of_kind(int fd, const struct file_operations *fops, struct file **fp)
+{
+	struct file *f = fget((unsigned int)fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->f_op != fops) {
+		fput(f);
+		return -EINVAL;
+	}
+	*fp = f;
+	return 0;
+}
+
 bool get_close_on_exec(struct files_struct *files, unsigned int fd)
 {
 	return files->close_on_exec[fd / 64] & (1UL << (fd % 64));

@@ -386,16 +386,7 @@ long sys_inotify_init(void)
  * -EINVAL when fd is not an inotify instance. */
 static int inotify_fget(int fd, struct file **fp)
 {
-	struct file *f = fget(fd);
-
-	if (!f)
-		return -EBADF;
-	if (f->f_op != &inotify_fops) {
-		fput(f);
-		return -EINVAL;
-	}
-	*fp = f;
-	return 0;
+	return fget_of_kind(fd, &inotify_fops, fp);
 }
 
 /* Linux's inotify_add_watch with inotify_update_watch: a new watch, or

@@ -15,7 +15,7 @@
  *		randomize_va_space, random/boot_id, random/uuid
  *	vm/	max_map_count, mmap_min_addr, overcommit_memory,
  *		overcommit_ratio
- *	fs/	file-max, nr_open, pipe-max-size
+ *	fs/	file-max, nr_open, pipe-max-size, aio-nr, aio-max-nr (rw)
  *
  * The text of a file is made when it is opened, as the rest of /proc's
  * (kernel/fs/proc.c); a write takes the whole value at offset 0.
@@ -178,7 +178,40 @@ static int show_file_max(const struct ctl_table *t, char *buf, size_t size)
 	return ksnprintf(buf, size, "%ld\n", 9223372036854775807L);	/* LONG_MAX */
 }
 
+/* fs.aio-nr and fs.aio-max-nr (kernel/fs/aio.c): unsigned longs, which
+ * aio-max-nr's store takes as proc_doulongvec_minmax does, in decimal. */
+static int show_aio_nr(const struct ctl_table *t, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%lu\n", aio_nr);
+}
+
+static int show_aio_max_nr(const struct ctl_table *t, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%lu\n", aio_max_nr);
+}
+
+static int store_aio_max_nr(const struct ctl_table *t, const char *text)
+{
+	unsigned long v = 0;
+	const char *p = text;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (~0UL - (unsigned long)(*p - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (*p && !(*p == '\n' && !p[1]))
+		return -EINVAL;
+	aio_max_nr = v;
+	return 0;
+}
+
 static const struct ctl_table fs_table[] = {
+	{ .procname = "aio-max-nr", .mode = S_IFREG | 0644, .show = show_aio_max_nr,
+	  .store = store_aio_max_nr },
+	FN_RO("aio-nr", show_aio_nr),
 	FN_RO("file-max", show_file_max),
 	INT_RO("nr_open", nr_open),
 	INT_RO("pipe-max-size", pipe_max_size),

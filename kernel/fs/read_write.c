@@ -5,7 +5,8 @@
  * does with the bytes is its f_op's business: read_iter and write_iter at
  * a position (struct kiocb), which is the file's f_pos for read and write
  * on a seekable file (one with llseek), the caller's own for pread64,
- * pwrite64 and sendfile with an offset.
+ * pwrite64, sendfile with an offset and an AIO request (aio_rw, for
+ * kernel/fs/aio.c).
  */
 #include <umk/errno.h>
 #include <umk/fs.h>
@@ -200,6 +201,64 @@ static long vfs_rwv(struct file *f, const struct iovec __user *vec, unsigned lon
 		if (err)
 			ret = err;
 	}
+	kfree(iov);
+	return ret;
+}
+
+/*
+ * One read or write of an AIO request (Linux's aio_read and aio_write,
+ * fs/aio.c): the flags, the file's mode and operation, the buffer (an
+ * iovec array of len entries when vectored) and the position, checked in
+ * Linux's order, then the transfer, at once: buffered AIO is synchronous
+ * on Linux too. A check that fails is io_submit's error (no event): the
+ * return value, -errno. Past them the return is 0 and *res is the event's
+ * result: the bytes moved or -errno, an interrupted wait -EINTR
+ * (aio_rw_done: an event cannot be restarted).
+ */
+long aio_rw(struct file *f, void __user *buf, size_t len, bool vectored, s64 pos, int rwflags,
+	    bool write, long *res)
+{
+	s64 *ppos = f->f_op->llseek ? &pos : NULL;
+	struct iovec single, *iov = NULL;
+	struct iov_iter iter;
+	long ret, saved = set_rw_flags(f, rwflags, write);
+
+	if (saved < 0)
+		return saved;
+	ret = -EBADF;
+	if (!(write ? file_writable(f) : file_readable(f)))
+		goto out;
+	ret = -EINVAL;	/* no read_iter (write_iter), a directory's too */
+	if (!can_rw(f, write))
+		goto out;
+	if (vectored) {
+		ret = import_iovec(buf, len, &iov, &iter);
+	} else {
+		if (len > MAX_RW_COUNT)
+			len = MAX_RW_COUNT;
+		ret = access_ok(buf, len) ? 0 : -EFAULT;
+		single.iov_base = buf;
+		single.iov_len = len;
+		iov_iter_init(&iter, &single, 1, len);
+	}
+	if (ret < 0)
+		goto out;
+	ret = -EINVAL;	/* rw_verify_area */
+	if (ppos && pos < 0)
+		goto out;
+	ret = 0;
+	*res = iov_iter_count(&iter) ? do_iter_rw(f, &iter, ppos, write) : 0;
+	if (*res > 0 && write && (rwflags & (RWF_DSYNC | RWF_SYNC)) && f->f_op->fsync) {
+		int err = f->f_op->fsync(f);
+
+		if (err)
+			*res = err;
+	}
+	if (*res == -ERESTARTSYS || *res == -ERESTARTNOINTR || *res == -ERESTARTNOHAND ||
+	    *res == -ERESTART_RESTARTBLOCK)
+		*res = -EINTR;
+out:
+	f->f_flags = (unsigned int)saved;
 	kfree(iov);
 	return ret;
 }

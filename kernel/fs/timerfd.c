@@ -242,16 +242,7 @@ static const struct file_operations timerfd_fops = {
  * another kind of file. */
 static int timerfd_fget(int ufd, struct file **fp)
 {
-	struct file *f = fget(ufd);
-
-	if (!f)
-		return -EBADF;
-	if (f->f_op != &timerfd_fops) {
-		fput(f);
-		return -EINVAL;
-	}
-	*fp = f;
-	return 0;
+	return fget_of_kind(ufd, &timerfd_fops, fp);
 }
 
 long sys_timerfd_create(int clockid, int flags)

@@ -94,6 +94,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->exe_file = NULL;
 	set_mm_exe_file(mm, old->exe_file);
 	INIT_LIST_HEAD(&mm->mmap);
+	INIT_LIST_HEAD(&mm->ioctx_list);	/* AIO contexts stay the parent's */
 	mm->mm_rb = NULL;
 	mm->mmap_cache = NULL;
 	mm->mem = mem;

@@ -301,6 +301,22 @@ out:
 	return ret;
 }
 
+long mm_map_shared(struct mm_struct *mm, struct hostmem *obj, size_t len)
+{
+	unsigned long addr;
+	int err;
+
+	len = PAGE_ALIGN(len);
+	if (!may_expand_vm(mm, 0, len, false, false) || mm->map_count >= DEFAULT_MAP_COUNT_MAX)
+		return -ENOMEM;
+	addr = get_unmapped_area(mm, 0, len);
+	if (!addr)
+		return -ENOMEM;
+	err = add_region(mm, addr, addr + len, PROT_READ | PROT_WRITE, VMA_ANON, hostmem_get(obj),
+			 0, false, VM_MAYWRITE);
+	return err ? err : (long)addr;
+}
+
 long sys_munmap(unsigned long addr, size_t len)
 {
 	struct mm_struct *mm = current->mm;

@@ -114,6 +114,7 @@ struct mm_struct *mm_alloc_mem(struct hostmem *mem)
 	mm->users = 1;
 	mm->dumpable = SUID_DUMP_USER;
 	INIT_LIST_HEAD(&mm->mmap);
+	INIT_LIST_HEAD(&mm->ioctx_list);
 	mm->mm_rb = NULL;
 	mm->mem = mem;
 	mem->anon = true;

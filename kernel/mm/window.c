@@ -116,6 +116,7 @@ void mmput(struct mm_struct *mm)
 		panic("mmput: mm %p has %d users", (void *)mm, mm->users);
 	if (--mm->users)
 		return;
+	exit_aio(mm);
 	set_mm_exe_file(mm, NULL);
 	if (mm == loaded_mm) {
 		loaded_mm = NULL;
