@@ -31,6 +31,8 @@ select EINTR EINTR restarted
 pselect6 EINTR EINTR restarted
 epoll_wait EINTR EINTR EINTR
 epoll_pwait EINTR EINTR EINTR
+io_getevents EINTR EINTR EINTR
+io_pgetevents EINTR EINTR restarted
 eventfd_read EINTR restarted restarted
 signalfd_read EINTR restarted restarted
 timerfd_read EINTR restarted restarted

@@ -89,6 +89,7 @@ struct cell {
 	int go[2];		/* wait4, waitid: the grandchild exits when written */
 	int fd;			/* the row's own fd: epoll, eventfd, signalfd, timerfd */
 	unsigned int *word;	/* futex: a MAP_SHARED word */
+	unsigned long aio;	/* io_getevents: the child's AIO context */
 	pid_t gc;		/* wait4, waitid: the grandchild (child side) */
 	pid_t child;		/* the child (parent side) */
 	char buf[128];
@@ -483,6 +484,52 @@ static void close_epoll(struct cell *c)
 {
 	close(c->fd);
 	close_pipe(c);
+}
+
+/* AIO: the child's own context (a fork's child cannot use its parent's),
+ * with an IOCB_CMD_POLL for POLLIN on the pipe's read end, which the
+ * parent's write completes. struct iocb of include/uapi/linux/aio_abi.h. */
+struct aio_iocb {
+	unsigned long data;
+	unsigned int key;
+	int rw_flags;
+	unsigned short opcode;
+	short reqprio;
+	unsigned int fildes;
+	unsigned long buf, nbytes;
+	long offset;
+	unsigned long reserved2;
+	unsigned int flags, resfd;
+};
+struct aio_event {
+	unsigned long data, obj;
+	long res, res2;
+};
+#define IOCB_CMD_POLL 5
+
+static void aio_poll_pipe(struct cell *c)
+{
+	static struct aio_iocb cb;
+	struct aio_iocb *v[1] = { &cb };
+
+	cb = (struct aio_iocb){ .opcode = IOCB_CMD_POLL, .fildes = (unsigned int)c->p[0], .buf = POLLIN };
+	c->aio = 0;
+	if (rsys(SYS_io_setup, 1, &c->aio) || rsys(SYS_io_submit, c->aio, 1, v) != 1)
+		die("io_setup or io_submit failed");
+}
+
+static long call_io_getevents(struct cell *c)
+{
+	struct aio_event ev;
+
+	return rsys(SYS_io_getevents, c->aio, 1, 1, &ev, NULL);
+}
+
+static long call_io_pgetevents(struct cell *c)
+{
+	struct aio_event ev;
+
+	return rsys(SYS_io_pgetevents, c->aio, 1, 1, &ev, NULL, NULL);
 }
 
 static void close_fd(struct cell *c)
@@ -1053,6 +1100,8 @@ static const struct row rows[] = {
 	{ "pselect6", mkpipe, NULL, call_pselect6, ret_is_1, write_pipe, close_pipe, 0 },
 	{ "epoll_wait", mkepoll, NULL, call_epoll_wait, ret_is_1, write_pipe, close_epoll, 0 },
 	{ "epoll_pwait", mkepoll, NULL, call_epoll_pwait, ret_is_1, write_pipe, close_epoll, 0 },
+	{ "io_getevents", mkpipe, aio_poll_pipe, call_io_getevents, ret_is_1, write_pipe, close_pipe, 0 },
+	{ "io_pgetevents", mkpipe, aio_poll_pipe, call_io_pgetevents, ret_is_1, write_pipe, close_pipe, 0 },
 	{ "eventfd_read", mkeventfd, NULL, read_fd8, ret_is_8, eventfd_add, close_fd, 0 },
 	{ "signalfd_read", mksignalfd, block_usr2, read_signalfd, ret_is_128, send_usr2, close_fd, 0 },
 	{ "timerfd_read", mktimerfd, NULL, read_fd8, ret_is_8, timerfd_fire, close_fd, 0 },
