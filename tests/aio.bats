@@ -55,6 +55,7 @@ load helper
 	assert_line 'io_cancel(a PREAD that completed) = -1 EINVAL'
 	assert_line 'io_submit(POLL with events past 16 bits) = -1 EINVAL'
 	assert_line '  event data=407 iocb=#1 res=16 res2=0'
+	assert_line '  event data=408 iocb=#2 res=65 res2=0'
 }
 
 @test "IOCB_FLAG_RESFD adds 1 to an eventfd per completion, which wakes an epoll on it" {

@@ -334,6 +334,17 @@ static void poll_(void)
 	n = show("io_getevents after the write end closed", io_getevents(ctx, 1, 4, ev, &zero_ts));
 	print_events(ev, n, v, 3);
 	close(p[0]);
+	/* the request holds the last reference to the read end: its
+	 * completion, inside the write's wake-up, releases the file */
+	if (pipe(p))
+		die("pipe failed");
+	cbs[2] = prep(CMD_POLL, p[0], (void *)(uintptr_t)POLLIN, 0, 0, 408);
+	show("io_submit(POLL POLLIN on the empty read end)", submit1(ctx, &cbs[2]));
+	close(p[0]);
+	show("write to the pipe after its read end's fd was closed", write(p[1], "x", 1));
+	n = show("io_getevents", io_getevents(ctx, 1, 4, ev, &zero_ts));
+	print_events(ev, n, v, 3);
+	close(p[1]);
 	close(fd);
 	io_destroy(ctx);
 }

@@ -1,7 +1,8 @@
 /*
- * kernel/fs/aio.c: Linux's native asynchronous I/O (Linux's fs/aio.c):
- * io_setup, io_destroy, io_submit, io_cancel, io_getevents, io_pgetevents,
- * the completion ring, fs.aio-nr and fs.aio-max-nr, and exit_aio.
+ * kernel/fs/aio.c: Linux's native asynchronous I/O (Linux's fs/aio.c),
+ * its contexts: io_setup, io_destroy, io_getevents, io_pgetevents, the
+ * completion ring, fs.aio-nr and fs.aio-max-nr, and exit_aio. The
+ * requests, io_submit and io_cancel, are kernel/fs/aio_submit.c's.
  *
  * A context (struct kioctx) is a ring of completion events, struct
  * aio_ring and its io_events, in a memory object (struct hostmem) mapped
@@ -41,7 +42,6 @@
  * event is -EINTR, never restarted; io_pgetevents is -ERESTARTNOHAND,
  * restarted only when no handler ran (a stop, an ignored signal).
  */
-#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
@@ -54,6 +54,8 @@
 #include <umk/uaccess.h>
 #include <umk/uapi/aio_abi.h>
 
+#include "aio.h"
+
 /* fs.aio-nr: the events io_setup asked for, summed over the live
  * contexts; fs.aio-max-nr: the most it may reach (Linux's default). */
 unsigned long aio_nr;
@@ -62,64 +64,13 @@ unsigned long aio_max_nr = 0x10000;
 /* num_possible_cpus(): umk runs every task on one CPU. */
 #define AIO_NR_CPUS 1U
 
-struct kioctx {
-	struct list_head list;		/* in mm->ioctx_list while alive */
-	int users;			/* table, calls, requests in flight */
-	bool dead;			/* io_destroy or exit_aio came */
-	unsigned int id;		/* ring->id: the index in the mm's table */
-	unsigned long user_id;		/* the ring's address: the context id */
-	size_t mmap_size;
-	unsigned int max_reqs;		/* io_setup's nr_events, in fs.aio-nr */
-	unsigned int nr_events;		/* the ring's slots */
-	unsigned int tail;		/* the kernel's copy of ring->tail */
-	unsigned int inflight;		/* requests submitted, not completed */
-	struct hostmem *ring_mem;
-	struct aio_ring *ring;		/* the kernel's view of the ring */
-	struct wait_queue_head wait;	/* io_getevents's sleepers */
-	struct wait_queue_head done;	/* io_destroy, until inflight is 0 */
-	struct list_head active_reqs;	/* POLL requests waiting */
-};
-
-/* One request from io_submit until its event is in the ring. */
-struct aio_kiocb {
-	struct kioctx *ctx;
-	struct file *file;
-	struct file *eventfd;		/* IOCB_FLAG_RESFD's, or NULL */
-	struct io_event res;
-	/* IOCB_CMD_POLL: on ctx->active_reqs, and its entry on head. */
-	struct list_head list;
-	struct wait_queue_head *head;
-	struct wait_queue_entry wait;
-	__poll_t events;
-};
-
-static void ctx_put(struct kioctx *ctx)
+void ctx_put(struct kioctx *ctx)
 {
 	if (--ctx->users)
 		return;
 	os_munmap(ctx->ring, ctx->mmap_size);
 	hostmem_put(ctx->ring_mem);
 	kfree(ctx);
-}
-
-/* The context whose ring is mapped at ctx_id, with a reference for the
- * caller, or NULL (Linux's lookup_ioctx). */
-static struct kioctx *lookup_ioctx(unsigned long ctx_id)
-{
-	struct aio_ring __user *ring = (struct aio_ring __user *)ctx_id;
-	struct mm_struct *mm = current->mm;
-	struct kioctx *ctx;
-	unsigned int id;
-
-	if (!mm || get_user(id, &ring->id))
-		return NULL;
-	list_for_each_entry(ctx, &mm->ioctx_list, list) {
-		if (ctx->id == id && ctx->user_id == ctx_id) {
-			ctx->users++;
-			return ctx;
-		}
-	}
-	return NULL;
 }
 
 /* ---- completion ---- */
@@ -141,8 +92,8 @@ static void aio_complete(struct aio_kiocb *req)
 	wake_up(&ctx->wait);
 }
 
-/* Free req, completed or refused by io_submit. */
-static void iocb_destroy(struct aio_kiocb *req)
+/* Drop what req holds and free it. */
+static void iocb_free(struct aio_kiocb *req)
 {
 	struct kioctx *ctx = req->ctx;
 
@@ -151,104 +102,63 @@ static void iocb_destroy(struct aio_kiocb *req)
 	if (req->eventfd)
 		fput(req->eventfd);
 	kfree(req);
-	if (!--ctx->inflight)
-		wake_up(&ctx->done);
 	ctx_put(ctx);
 }
 
-static void iocb_complete(struct aio_kiocb *req, long res)
+/* req is done, completed or refused by io_submit: no longer in flight.
+ * From a wake-up of its file's queue (in_wake), a last reference to the
+ * file waits on deferred_reqs: its release would free the queue the
+ * wake-up is walking. */
+void iocb_destroy(struct aio_kiocb *req, bool in_wake)
+{
+	struct kioctx *ctx = req->ctx;
+
+	if (!--ctx->inflight)
+		wake_up(&ctx->done);
+	if (in_wake && req->file->f_count == 1)
+		list_add_tail(&req->list, &ctx->deferred_reqs);
+	else
+		iocb_free(req);
+}
+
+/* Free the requests deferred by iocb_destroy. ctx stays: the caller holds
+ * a reference of its own. */
+static void free_deferred(struct kioctx *ctx)
+{
+	while (!list_empty(&ctx->deferred_reqs)) {
+		struct aio_kiocb *req = list_first_entry(&ctx->deferred_reqs, struct aio_kiocb, list);
+
+		list_del_init(&req->list);
+		iocb_free(req);
+	}
+}
+
+void iocb_complete(struct aio_kiocb *req, long res, bool in_wake)
 {
 	req->res.res = res;
 	aio_complete(req);
-	iocb_destroy(req);
+	iocb_destroy(req, in_wake);
 }
 
-/* ---- IOCB_CMD_POLL ---- */
-
-/* A waiting POLL request ends: off the file's queue and the active list,
- * its event the events in mask. */
-static void aio_poll_finish(struct aio_kiocb *req, __poll_t mask)
+/* The context whose ring is mapped at ctx_id, with a reference for the
+ * caller, or NULL (Linux's lookup_ioctx). */
+struct kioctx *lookup_ioctx(unsigned long ctx_id)
 {
-	list_del_init(&req->wait.entry);
-	list_del_init(&req->list);
-	iocb_complete(req, mask);
-}
+	struct aio_ring __user *ring = (struct aio_ring __user *)ctx_id;
+	struct mm_struct *mm = current->mm;
+	struct kioctx *ctx;
+	unsigned int id;
 
-/* The file's wake-up: the events it names (a plain wake_up names none:
- * then look), and the request completes if one it waits for is there.
- * Its result is then every event the wake-up named, as Linux's
- * aio_poll_wake gives it (a pipe's write: POLLIN | POLLRDNORM). */
-static int aio_poll_wake(struct wait_queue_entry *wait, unsigned int mode, void *key)
-{
-	struct aio_kiocb *req = container_of(wait, struct aio_kiocb, wait);
-	__poll_t mask = key ? key_to_poll(key) : vfs_poll(req->file, NULL) & req->events;
-
-	if (!(mask & req->events))
-		return 0;
-	aio_poll_finish(req, mask);
-	return 1;
-}
-
-struct aio_poll_table {
-	poll_table pt;
-	struct aio_kiocb *req;
-	int error;
-};
-
-/* vfs_poll's poll_wait: one queue is all a request can wait on; a file
- * that names a second is EINVAL, as Linux's aio_poll_queue_proc. */
-static void aio_poll_queue_proc(struct file *f, struct wait_queue_head *head, poll_table *p)
-{
-	struct aio_poll_table *pt = container_of(p, struct aio_poll_table, pt);
-	struct aio_kiocb *req = pt->req;
-
-	if (req->head) {
-		pt->error = -EINVAL;
-		return;
+	if (!mm || get_user(id, &ring->id))
+		return NULL;
+	list_for_each_entry(ctx, &mm->ioctx_list, list) {
+		if (ctx->id == id && ctx->user_id == ctx_id) {
+			ctx->users++;
+			free_deferred(ctx);
+			return ctx;
+		}
 	}
-	pt->error = 0;
-	req->head = head;
-	req->wait.func = aio_poll_wake;
-	req->wait.flags = 0;
-	add_wait_queue(head, &req->wait);
-}
-
-/* Linux's aio_poll: ready now completes at once; else the request waits,
- * unless the file gave no queue to wait on (EINVAL). On x86-64 the events
- * need no mangling (mangle_poll is the identity). */
-static int aio_poll(struct aio_kiocb *req, const struct iocb *iocb)
-{
-	struct aio_poll_table apt = { .req = req, .error = -EINVAL };
-	__poll_t mask;
-
-	if ((u16)iocb->aio_buf != iocb->aio_buf)
-		return -EINVAL;
-	if (iocb->aio_offset || iocb->aio_nbytes || iocb->aio_rw_flags)
-		return -EINVAL;
-	req->events = (__poll_t)iocb->aio_buf | POLLERR | POLLHUP;
-	INIT_LIST_HEAD(&req->list);
-	INIT_LIST_HEAD(&req->wait.entry);
-	init_poll_funcptr(&apt.pt, aio_poll_queue_proc);
-	apt.pt._key = req->events;
-	mask = vfs_poll(req->file, &apt.pt) & req->events;
-	if (mask || apt.error) {
-		if (req->head)
-			list_del_init(&req->wait.entry);
-		if (!mask)
-			return apt.error;
-		iocb_complete(req, mask);
-		return 0;
-	}
-	list_add_tail(&req->list, &req->ctx->active_reqs);
-	return 0;
-}
-
-/* io_cancel and the end of a context: the request completes with the
- * events ready now, usually none (Linux's aio_poll_cancel and the work
- * it schedules). */
-static void aio_poll_cancel(struct aio_kiocb *req)
-{
-	aio_poll_finish(req, vfs_poll(req->file, NULL) & req->events);
+	return NULL;
 }
 
 /* ---- io_setup, io_destroy ---- */
@@ -332,6 +242,7 @@ static long ioctx_alloc(unsigned int nr_events, struct kioctx **ctxp)
 	init_waitqueue_head(&ctx->wait);
 	init_waitqueue_head(&ctx->done);
 	INIT_LIST_HEAD(&ctx->active_reqs);
+	INIT_LIST_HEAD(&ctx->deferred_reqs);
 	err = aio_setup_ring(ctx, nr_events);
 	if (err) {
 		kfree(ctx);
@@ -365,6 +276,7 @@ static void kill_ioctx(struct mm_struct *mm, struct kioctx *ctx, bool unmap)
 		mm_unmap(mm, ctx->user_id, ctx->mmap_size);
 	while (!list_empty(&ctx->active_reqs))
 		aio_poll_cancel(list_first_entry(&ctx->active_reqs, struct aio_kiocb, list));
+	free_deferred(ctx);
 	ctx_put(ctx);
 }
 
@@ -413,152 +325,6 @@ void exit_aio(struct mm_struct *mm)
 {
 	while (!list_empty(&mm->ioctx_list))
 		kill_ioctx(mm, list_first_entry(&mm->ioctx_list, struct kioctx, list), false);
-}
-
-/* ---- io_submit, io_cancel ---- */
-
-/* Is there a slot for one more request: in flight and in the ring
- * together below nr_events - 1? Head is user space's to move: taken
- * modulo the ring's size, as aio_read_events_ring takes it. */
-static bool get_req_slot(struct kioctx *ctx)
-{
-	unsigned int head = ctx->ring->head % ctx->nr_events;
-	unsigned int in_ring = (ctx->tail + ctx->nr_events - head) % ctx->nr_events;
-
-	return ctx->inflight + in_ring < ctx->nr_events - 1;
-}
-
-/* The request's file, eventfd, key and operation (Linux's
- * __io_submit_one): 0 once the request is done or waiting (POLL), else
- * io_submit's -errno. */
-static int __io_submit_one(struct aio_kiocb *req, const struct iocb *iocb,
-			   struct iocb __user *user_iocb)
-{
-	bool write = iocb->aio_lio_opcode == IOCB_CMD_PWRITE ||
-		     iocb->aio_lio_opcode == IOCB_CMD_PWRITEV;
-	long res;
-	int err;
-
-	req->file = fget(iocb->aio_fildes);
-	if (!req->file)
-		return -EBADF;
-	if (iocb->aio_flags & IOCB_FLAG_RESFD) {
-		err = eventfd_fget((int)iocb->aio_resfd, &req->eventfd);
-		if (err)
-			return err;
-	}
-	if (put_user((u32)KIOCB_KEY, &user_iocb->aio_key))
-		return -EFAULT;
-	req->res.obj = (u64)(unsigned long)user_iocb;
-	req->res.data = iocb->aio_data;
-	switch (iocb->aio_lio_opcode) {
-	case IOCB_CMD_PREAD:
-	case IOCB_CMD_PWRITE:
-	case IOCB_CMD_PREADV:
-	case IOCB_CMD_PWRITEV:
-		err = aio_rw(req->file, (void __user *)(unsigned long)iocb->aio_buf,
-			     iocb->aio_nbytes,
-			     iocb->aio_lio_opcode >= IOCB_CMD_PREADV, iocb->aio_offset,
-			     iocb->aio_rw_flags, write, &res);
-		break;
-	case IOCB_CMD_FSYNC:
-	case IOCB_CMD_FDSYNC:
-		if (iocb->aio_buf || iocb->aio_offset || iocb->aio_nbytes || iocb->aio_rw_flags ||
-		    !req->file->f_op->fsync)
-			return -EINVAL;
-		err = 0;
-		res = req->file->f_op->fsync(req->file);
-		break;
-	case IOCB_CMD_POLL:
-		return aio_poll(req, iocb);
-	default:
-		return -EINVAL;
-	}
-	if (!err)
-		iocb_complete(req, res);
-	return err;
-}
-
-static int io_submit_one(struct kioctx *ctx, struct iocb __user *user_iocb)
-{
-	struct aio_kiocb *req;
-	struct iocb iocb;
-	int err;
-
-	if (copy_from_user(&iocb, user_iocb, sizeof(iocb)))
-		return -EFAULT;
-	if (iocb.aio_reserved2)
-		return -EINVAL;
-	if ((s64)iocb.aio_nbytes < 0)
-		return -EINVAL;
-	if (!get_req_slot(ctx))
-		return -EAGAIN;
-	req = kmalloc(sizeof(*req));
-	req->ctx = ctx;
-	ctx->users++;
-	ctx->inflight++;
-	err = __io_submit_one(req, &iocb, user_iocb);
-	if (err)
-		iocb_destroy(req);
-	return err;
-}
-
-/* The count submitted, or the first request's error (Linux's io_submit:
- * at most nr_events requests a call). */
-long sys_io_submit(aio_context_t ctx_id, long nr, struct iocb __user *__user *iocbpp)
-{
-	struct kioctx *ctx;
-	long i, ret = 0;
-
-	if (nr < 0)
-		return -EINVAL;
-	ctx = lookup_ioctx(ctx_id);
-	if (!ctx)
-		return -EINVAL;
-	if (nr > ctx->nr_events)
-		nr = ctx->nr_events;
-	for (i = 0; i < nr; i++) {
-		struct iocb __user *user_iocb;
-
-		if (get_user(user_iocb, iocbpp + i)) {
-			ret = -EFAULT;
-			break;
-		}
-		ret = io_submit_one(ctx, user_iocb);
-		if (ret)
-			break;
-	}
-	ctx_put(ctx);
-	return i ? i : ret;
-}
-
-/* Only a waiting POLL request can be cancelled: its event goes to the
- * ring and io_cancel says -EINPROGRESS, as Linux's does since 4.19;
- * result is not written. Any other request is done already: EINVAL. */
-long sys_io_cancel(aio_context_t ctx_id, struct iocb __user *iocb, struct io_event __user *result)
-{
-	u64 obj = (u64)(unsigned long)iocb;
-	struct aio_kiocb *req;
-	struct kioctx *ctx;
-	long ret = -EINVAL;
-	u32 key;
-
-	if (get_user(key, &iocb->aio_key))
-		return -EFAULT;
-	if (key != KIOCB_KEY)
-		return -EINVAL;
-	ctx = lookup_ioctx(ctx_id);
-	if (!ctx)
-		return -EINVAL;
-	list_for_each_entry(req, &ctx->active_reqs, list) {
-		if (req->res.obj == obj) {
-			aio_poll_cancel(req);
-			ret = -EINPROGRESS;
-			break;
-		}
-	}
-	ctx_put(ctx);
-	return ret;
 }
 
 /* ---- io_getevents, io_pgetevents ---- */
