@@ -75,6 +75,7 @@ load helper
 	assert_line 'io_submit(PREAD at offset -1) = -1 EINVAL'
 	assert_line 'io_submit(PREAD into a kernel address) = -1 EFAULT'
 	assert_line 'io_submit(FSYNC on a pipe) = -1 EINVAL'
+	assert_line 'io_submit(PREAD with IOCB_FLAG_IOPRIO, class 5) = -1 EINVAL'
 	assert_line 'io_submit(a good PREAD, then one on no file) = 1'
 	assert_line '  event data=616 iocb=#1 res=0 res2=0'
 }

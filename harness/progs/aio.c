@@ -50,6 +50,7 @@
 enum { CMD_PREAD = 0, CMD_PWRITE = 1, CMD_FSYNC = 2, CMD_FDSYNC = 3, CMD_POLL = 5,
        CMD_PREADV = 7, CMD_PWRITEV = 8 };
 #define IOCB_FLAG_RESFD 1
+#define IOCB_FLAG_IOPRIO 2
 
 struct io_event {
 	uint64_t data, obj;
@@ -445,6 +446,12 @@ static void errors(void)
 	cbs[0] = prep(CMD_PREAD, fd, buf, 1, 0, 610);
 	cbs[0].aio_rw_flags = 0x1000;
 	show("io_submit(PREAD with an unknown RWF_ flag)", submit1(ctx, &cbs[0]));
+	cbs[0] = prep(CMD_PREAD, fd, buf, 1, 0, 617);
+	cbs[0].aio_flags = IOCB_FLAG_IOPRIO;
+	cbs[0].aio_reqprio = 5 << 13;
+	show("io_submit(PREAD with IOCB_FLAG_IOPRIO, class 5)", submit1(ctx, &cbs[0]));
+	cbs[0].aio_reqprio = 1;
+	show("io_submit(PREAD with IOCB_FLAG_IOPRIO, class NONE, level 1)", submit1(ctx, &cbs[0]));
 	cbs[0] = prep(CMD_FSYNC, fd, NULL, 1, 0, 611);
 	show("io_submit(FSYNC with aio_nbytes)", submit1(ctx, &cbs[0]));
 	cbs[0] = prep(CMD_FSYNC, p[0], NULL, 0, 0, 612);

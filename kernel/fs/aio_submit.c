@@ -4,6 +4,7 @@
  * contexts and the ring they complete into are kernel/fs/aio.c's, which
  * says what each request does.
  */
+#include <umk/cred.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
@@ -108,6 +109,32 @@ void aio_poll_cancel(struct aio_kiocb *req)
 /* Is there a slot for one more request: in flight and in the ring
  * together below nr_events - 1? Head is user space's to move: taken
  * modulo the ring's size, as aio_read_events_ring takes it. */
+/* I/O priorities (include/uapi/linux/ioprio.h): a class in bits 13-15,
+ * a level in bits 0-2. */
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_PRIO_CLASS(ioprio) (((ioprio) >> IOPRIO_CLASS_SHIFT) & 7)
+#define IOPRIO_PRIO_LEVEL(ioprio) ((ioprio) & 7)
+enum { IOPRIO_CLASS_NONE, IOPRIO_CLASS_RT, IOPRIO_CLASS_BE, IOPRIO_CLASS_IDLE };
+
+/* IOCB_FLAG_IOPRIO's aio_reqprio, checked as Linux's ioprio_check_cap
+ * (block/ioprio.c); umk has no I/O scheduler to give it to. */
+static int ioprio_check_cap(int ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		if (!capable(CAP_SYS_ADMIN) && !capable(CAP_SYS_NICE))
+			return -EPERM;
+		return 0;	/* a level has 3 bits: never too high */
+	case IOPRIO_CLASS_BE:
+	case IOPRIO_CLASS_IDLE:
+		return 0;
+	case IOPRIO_CLASS_NONE:
+		return IOPRIO_PRIO_LEVEL(ioprio) ? -EINVAL : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static bool get_req_slot(struct kioctx *ctx)
 {
 	unsigned int head = ctx->ring->head % ctx->nr_events;
@@ -144,6 +171,11 @@ static int __io_submit_one(struct aio_kiocb *req, const struct iocb *iocb,
 	case IOCB_CMD_PWRITE:
 	case IOCB_CMD_PREADV:
 	case IOCB_CMD_PWRITEV:
+		if (iocb->aio_flags & IOCB_FLAG_IOPRIO) {
+			err = ioprio_check_cap(iocb->aio_reqprio);
+			if (err)
+				return err;
+		}
 		err = aio_rw(req->file, (void __user *)(unsigned long)iocb->aio_buf,
 			     iocb->aio_nbytes,
 			     iocb->aio_lio_opcode >= IOCB_CMD_PREADV, iocb->aio_offset,
