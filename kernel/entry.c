@@ -56,6 +56,7 @@ void exit_to_user_mode_loop(struct pt_regs *regs)
 			rseq_handle_notify_resume(0, regs);
 		}
 	}
+	vtime_user_enter(current);
 }
 
 void do_syscall_64(struct pt_regs *regs, long nr)
@@ -63,6 +64,7 @@ void do_syscall_64(struct pt_regs *regs, long nr)
 	struct task_struct *tsk = current;
 	bool traced = test_ti_flag(current_thread_info(), TIF_SYSCALL_TRACE);
 
+	vtime_user_exit(tsk);
 	tsk->regs = regs;
 	tsk->orig_ax = nr;
 	resume_syscall_entry();
@@ -79,6 +81,7 @@ void do_syscall_64(struct pt_regs *regs, long nr)
 
 void irqentry_exit_to_user(struct pt_regs *regs)
 {
+	vtime_user_exit(current);
 	current->regs = regs;
 	current->orig_ax = -1;
 	exit_to_user_mode_loop(regs);
@@ -86,6 +89,7 @@ void irqentry_exit_to_user(struct pt_regs *regs)
 
 void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long addr)
 {
+	vtime_user_exit(current);
 	current->regs = regs;
 	current->orig_ax = -1;
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
