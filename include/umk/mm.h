@@ -205,8 +205,11 @@ int mm_init(void);
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind);
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
+/* The first region that ends above addr (Linux's find_vma), or the list
+ * head's entry when there is none: where a walk over a range starts. */
+struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr);
 /* The host file holding vma's pages, and the offset in it of address addr
- * in vma (the core dump reads regions from there). */
+ * in vma (the core dump and /proc/PID/pagemap read regions from there). */
 int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);
 u64 vma_offset(struct vm_area_struct *vma, unsigned long addr);
 int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot);

@@ -675,7 +675,8 @@ static const struct {
 } pid_entries[] = {
 	{ "cmdline", S_IFREG | 0444 }, { "comm", S_IFREG | 0644 }, { "environ", S_IFREG | 0400 },
 	{ "exe", S_IFLNK | 0777 },     { "fd", S_IFDIR | 0500 },   { "fdinfo", S_IFDIR | 0500 },
-	{ "maps", S_IFREG | 0444 },    { "stat", S_IFREG | 0444 }, { "status", S_IFREG | 0444 },
+	{ "maps", S_IFREG | 0444 },    { "pagemap", S_IFREG | 0400 },
+	{ "stat", S_IFREG | 0444 },    { "status", S_IFREG | 0444 },
 };
 
 static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
@@ -696,6 +697,8 @@ static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 			inode->i_op = info ? &proc_fdinfo_iops : &proc_fd_iops;
 			inode->i_fop = info ? &proc_fdinfo_fops : &proc_fd_fops;
 		}
+		if (!strcmp(pid_entries[i].name, "pagemap"))	/* binary, at any offset */
+			inode->i_fop = &proc_pagemap_operations;
 		d_instantiate(dentry, inode);
 		return 0;
 	}
