@@ -10,6 +10,7 @@
  */
 #include <umk/entry.h>
 #include <umk/fs.h>
+#include <umk/mm.h>
 #include <umk/net.h>
 #include <umk/os.h>
 #include <umk/rseq.h>
@@ -92,6 +93,10 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 	vtime_user_exit(current);
 	current->regs = regs;
 	current->orig_ax = -1;
+	if (signo == SIGSEGV && !do_user_addr_fault(addr, &code)) {
+		exit_to_user_mode_loop(regs);	/* the stack grew: run it again */
+		return;
+	}
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
 	force_sig_fault(signo, code, addr);
 	exit_to_user_mode_loop(regs);

@@ -48,13 +48,6 @@ static struct task_struct *pagemap_task(struct file *f)
 	return t && t->exit_state != EXIT_DEAD ? t : NULL;
 }
 
-/* The brk reservation above the break is no mapping to the program
- * (kernel/mm/mmap.c's sys_mprotect): it reads as a hole. */
-static bool is_brk_reserve(struct mm_struct *mm, struct vm_area_struct *vma)
-{
-	return vma->kind == VMA_BRK && vma->vm_start >= ALIGN(mm->brk, PAGE_SIZE);
-}
-
 /* Linux's mapcount above 1: clear exclusive from the entries of [s, e) of
  * vma whose page of its object another region, of any process, maps too. */
 static void mapped_elsewhere(struct vm_area_struct *vma, unsigned long s, unsigned long e,
@@ -112,7 +105,7 @@ static void pagemap_range(struct mm_struct *mm, unsigned long addr, unsigned lon
 
 		if (vma->vm_start >= end)
 			break;
-		if (!is_brk_reserve(mm, vma))
+		if (!vma_is_brk_reserve(mm, vma))	/* no mapping to the program */
 			pagemap_vma(mm, vma, s, e, pme + (s - addr) / PAGE_SIZE);
 	}
 }
