@@ -57,6 +57,7 @@ void exit_to_user_mode_loop(struct pt_regs *regs)
 			rseq_handle_notify_resume(0, regs);
 		}
 	}
+	vtime_user_enter(current);
 }
 
 void do_syscall_64(struct pt_regs *regs, long nr)
@@ -64,6 +65,7 @@ void do_syscall_64(struct pt_regs *regs, long nr)
 	struct task_struct *tsk = current;
 	bool traced = test_ti_flag(current_thread_info(), TIF_SYSCALL_TRACE);
 
+	vtime_user_exit(tsk);
 	tsk->regs = regs;
 	tsk->orig_ax = nr;
 	resume_syscall_entry();
@@ -80,6 +82,7 @@ void do_syscall_64(struct pt_regs *regs, long nr)
 
 void irqentry_exit_to_user(struct pt_regs *regs)
 {
+	vtime_user_exit(current);
 	current->regs = regs;
 	current->orig_ax = -1;
 	exit_to_user_mode_loop(regs);
@@ -87,8 +90,13 @@ void irqentry_exit_to_user(struct pt_regs *regs)
 
 void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long addr)
 {
+	vtime_user_exit(current);
 	current->regs = regs;
 	current->orig_ax = -1;
+	if (signo == SIGSEGV && !do_user_addr_fault(addr, &code)) {
+		exit_to_user_mode_loop(regs);	/* the stack grew: run it again */
+		return;
+	}
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
 	if (signo == SIGSEGV)
 		code = user_fault_code(current->mm, addr, code);

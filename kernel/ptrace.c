@@ -92,6 +92,7 @@ static void notify_tracer(struct task_struct *tsk, int why)
 	struct task_struct *tracer = tsk->parent;
 	struct k_sigaction *ka = sig_action(tracer, SIGCHLD);
 	kernel_siginfo_t info;
+	u64 utime, stime;
 
 	memset(&info, 0, sizeof(info));
 	info.si_signo = SIGCHLD;
@@ -99,7 +100,9 @@ static void notify_tracer(struct task_struct *tsk, int why)
 	info._sigchld.pid = tsk->pid;
 	info._sigchld.uid = tsk->cred.uid;
 	info._sigchld.status = tsk->exit_code & 0x7f;
-	info._sigchld.utime = tsk->sum_exec_ns / (NSEC_PER_SEC / 100);
+	task_cputime(tsk, &utime, &stime);
+	info._sigchld.utime = (long)nsec_to_clock_t(utime);
+	info._sigchld.stime = (long)nsec_to_clock_t(stime);
 	if (ka->handler != SIG_IGN && !(ka->flags & SA_NOCLDSTOP))
 		send_signal(SIGCHLD, &info, tracer, true);
 	wake_up(&tracer->signal->wait_chldexit);

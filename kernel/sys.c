@@ -485,8 +485,8 @@ long sys_setsid(void)
 
 /*
  * Resource usage (kernel/sys.c's getrusage, kernel/exit.c's accounting).
- * umk knows each task's CPU time (sum_exec_ns, all of it user time: umk
- * does not tell user from system time) and its context switches; a
+ * umk knows each task's user and system time (kernel/sched/cputime.c)
+ * and its context switches; a
  * process's resident size is what its private memory takes on the host
  * (mm_rss_kib), sampled when it is asked for and when a thread leaves its
  * memory, the largest kept as ru_maxrss. Page faults are the host's: umk
@@ -503,14 +503,17 @@ static void sample_rss(struct task_struct *t)
 void account_exit(struct task_struct *tsk)
 {
 	struct signal_struct *sig = tsk->signal;
+	u64 utime, stime;
 
 	sample_rss(tsk);
-	sig->dead_exec_ns += task_sched_runtime(tsk);
+	task_cputime(tsk, &utime, &stime);
+	sig->dead_exec_ns += utime + stime;
+	sig->dead_stime_ns += stime;
 	sig->dead_nvcsw += tsk->nvcsw;
 	sig->dead_nivcsw += tsk->nivcsw;
 	/* Counted once: a zombie leader's time is in dead_exec_ns now. */
-	tsk->sum_exec_ns = 0;
-	tsk->last_ran = ktime_get();
+	tsk->sum_exec_ns = tsk->stime_ns = 0;
+	tsk->last_ran = tsk->vtime_start = ktime_get();
 	tsk->nvcsw = tsk->nivcsw = 0;
 }
 
@@ -519,6 +522,7 @@ void account_reaped_child(struct task_struct *parent, struct task_struct *child)
 	struct signal_struct *ps = parent->signal, *cs = child->signal;
 
 	ps->child_exec_ns += cs->dead_exec_ns + cs->child_exec_ns;
+	ps->child_stime_ns += cs->dead_stime_ns + cs->child_stime_ns;
 	ps->child_nvcsw += cs->dead_nvcsw + cs->child_nvcsw;
 	ps->child_nivcsw += cs->dead_nivcsw + cs->child_nivcsw;
 	ps->child_maxrss = max(ps->child_maxrss, max(cs->maxrss, cs->child_maxrss));
@@ -534,28 +538,32 @@ void getrusage_task(struct task_struct *p, int who, struct rusage *r)
 {
 	struct signal_struct *sig = p->signal;
 	struct task_struct *t;
-	u64 ns = 0;
+	u64 utime = 0, stime = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (who == RUSAGE_THREAD) {
-		ns = task_sched_runtime(p);
+		task_cputime(p, &utime, &stime);
 		r->ru_nvcsw = p->nvcsw;
 		r->ru_nivcsw = p->nivcsw;
 		sample_rss(p);
 		r->ru_maxrss = sig->maxrss;
 	}
 	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
-		ns += sig->child_exec_ns;
+		utime += sig->child_exec_ns - sig->child_stime_ns;
+		stime += sig->child_stime_ns;
 		r->ru_nvcsw += sig->child_nvcsw;
 		r->ru_nivcsw += sig->child_nivcsw;
 		r->ru_maxrss = sig->child_maxrss;
 	}
 	if (who == RUSAGE_SELF || who == RUSAGE_BOTH) {
-		ns += sig->dead_exec_ns;
+		u64 u, s;
+
+		thread_group_cputime(sig, &u, &s);
+		utime += u;
+		stime += s;
 		r->ru_nvcsw += sig->dead_nvcsw;
 		r->ru_nivcsw += sig->dead_nivcsw;
 		list_for_each_entry(t, &sig->thread_head, thread_node) {
-			ns += task_sched_runtime(t);
 			r->ru_nvcsw += t->nvcsw;
 			r->ru_nivcsw += t->nivcsw;
 		}
@@ -564,7 +572,8 @@ void getrusage_task(struct task_struct *p, int who, struct rusage *r)
 						    thread_node));
 		r->ru_maxrss = max((unsigned long)r->ru_maxrss, sig->maxrss);
 	}
-	ns_to_timeval(ns, &r->ru_utime_sec, &r->ru_utime_usec);
+	ns_to_timeval(utime, &r->ru_utime_sec, &r->ru_utime_usec);
+	ns_to_timeval(stime, &r->ru_stime_sec, &r->ru_stime_usec);
 }
 
 long sys_getrusage(int who, struct rusage __user *ru)
@@ -577,26 +586,27 @@ long sys_getrusage(int who, struct rusage __user *ru)
 	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
 }
 
-/* times: the process's and its reaped children's CPU time in clock ticks,
- * and the ticks since boot as the return value (Linux's jiffies_64_to_
- * clock_t(get_jiffies_64()), which starts 5 minutes before 0 on Linux:
- * umk starts at boot). */
+/* times: the process's and its reaped children's user and system time in
+ * clock ticks, and the ticks since boot as the return value (Linux's
+ * jiffies_64_to_clock_t(get_jiffies_64()), which starts 5 minutes before 0
+ * on Linux: umk starts at boot). */
 long sys_times(struct tms __user *tbuf)
 {
-	struct rusage self, children;
+	struct signal_struct *sig = current->signal;
 
 	if (tbuf) {
 		struct tms t = { 0 };
+		u64 utime, stime;
 
-		getrusage_task(current, RUSAGE_SELF, &self);
-		getrusage_task(current, RUSAGE_CHILDREN, &children);
-		t.tms_utime = self.ru_utime_sec * USER_HZ + self.ru_utime_usec / (1000000 / USER_HZ);
-		t.tms_cutime = children.ru_utime_sec * USER_HZ +
-			       children.ru_utime_usec / (1000000 / USER_HZ);
+		thread_group_cputime(sig, &utime, &stime);
+		t.tms_utime = nsec_to_clock_t(utime);
+		t.tms_stime = nsec_to_clock_t(stime);
+		t.tms_cutime = nsec_to_clock_t(sig->child_exec_ns - sig->child_stime_ns);
+		t.tms_cstime = nsec_to_clock_t(sig->child_stime_ns);
 		if (copy_to_user(tbuf, &t, sizeof(t)))
 			return -EFAULT;
 	}
-	return (long)(ktime_get() / (NSEC_PER_SEC / USER_HZ));
+	return (long)nsec_to_clock_t(ktime_get());
 }
 
 long sys_sysinfo(struct sysinfo __user *info)

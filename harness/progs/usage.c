@@ -26,7 +26,7 @@ static void spin_ms(long ms)
 	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
-/* CPU time, user and system: umk counts all of it as user time. */
+/* CPU time, user and system together. */
 static long usec(const struct rusage *r)
 {
 	return (r->ru_utime.tv_sec + r->ru_stime.tv_sec) * 1000000 + r->ru_utime.tv_usec +

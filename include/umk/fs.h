@@ -518,6 +518,9 @@ static inline bool mnt_is_readonly(const struct vfsmount *mnt)
 {
 	return mnt->mnt_sb->s_flags & SB_RDONLY;
 }
+/* kernel/fs/proc_task_mmu.c: /proc/PID/pagemap's file (the inode's
+ * i_private is the pid, as every /proc/PID file's). */
+extern const struct file_operations proc_pagemap_operations;
 /* /proc/mounts: "SOURCE MOUNTPOINT TYPE ro|rw 0 0" lines into buf (n
  * bytes), in mount order; SOURCE is a hostfs mount's host directory. */
 void mounts_text(char *buf, size_t n);
@@ -599,6 +602,7 @@ int vfs_fstat(struct file *f, struct stat *st);	/* 0 or -errno */
 
 /* kernel/fs/read_write.c */
 s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size);
+s64 no_seek_end_llseek(struct file *f, s64 offset, int whence);
 /* read_iter of f at pos into the kernel buffer buf: bytes or -errno
  * (the read_kernel of files that have read_iter). */
 ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos);

@@ -54,6 +54,7 @@ struct hostmem;
  * leaves out a VM_DONTCOPY region and gives the child a VM_WIPEONFORK one
  * as zeros (kernel/mm/memory.c). */
 #define VM_MAYWRITE	0x00000020UL
+#define VM_GROWSDOWN	0x00000100UL	/* MAP_GROWSDOWN, the main stack: expand_downwards */
 #define VM_LOCKED	0x00002000UL	/* mlock, mlockall, MAP_LOCKED */
 #define VM_LOCKONFAULT	0x00080000UL	/* mlock2's MLOCK_ONFAULT */
 #define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
@@ -216,8 +217,26 @@ int mm_init(void);
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind);
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
+/* The gap a growing stack keeps below it (Linux's stack_guard_gap: 256
+ * pages, the stack_guard_gap= boot default). */
+#define STACK_GUARD_GAP (256UL * PAGE_SIZE)
+/* Grow vma, a VM_GROWSDOWN region, down to address (Linux's
+ * expand_downwards): 0, or -errno with nothing changed. vma may be freed
+ * (merged into the new part). */
+int expand_downwards(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long address);
+/* The brk reservation above the break: a region of umk's, no mapping to
+ * the program (kernel/mm/mmap.c's sys_brk). */
+bool vma_is_brk_reserve(struct mm_struct *mm, struct vm_area_struct *vma);
+/* kernel/mm/memory.c: a SIGSEGV the host raised at address in user mode
+ * (Linux's do_user_addr_fault). 0 when it is resolved (a stack grew: the
+ * instruction runs again), else -EFAULT with *code the si_code the
+ * program's SIGSEGV gets: SEGV_MAPERR where no region is. */
+int do_user_addr_fault(unsigned long address, int *code);
+/* The first region that ends above addr (Linux's find_vma), or the list
+ * head's entry when there is none: where a walk over a range starts. */
+struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr);
 /* The host file holding vma's pages, and the offset in it of address addr
- * in vma (the core dump reads regions from there). */
+ * in vma (the core dump and /proc/PID/pagemap read regions from there). */
 int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);
 u64 vma_offset(struct vm_area_struct *vma, unsigned long addr);
 int mm_protect(struct mm_struct *mm, unsigned long addr, size_t len, int prot);

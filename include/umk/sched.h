@@ -174,6 +174,7 @@ struct signal_struct {
 	 * threads used, and what its reaped children and their own reaped
 	 * children used (Linux's signal->sum_sched_runtime, cutime...). */
 	u64 dead_exec_ns, child_exec_ns;
+	u64 dead_stime_ns, child_stime_ns;	/* of those, the system time */
 	unsigned long dead_nvcsw, dead_nivcsw, child_nvcsw, child_nivcsw;
 	unsigned long maxrss, child_maxrss;	/* KiB, as sampled */
 	struct rlimit rlim[RLIM_NLIMITS]; /* shared by the threads, copied by
@@ -245,6 +246,9 @@ struct task_struct {
 	u64 slice_end;			/* CLOCK_MONOTONIC ns: end of time slice */
 	u64 sum_exec_ns;		/* time spent running */
 	u64 last_ran;			/* when it last went on the CPU */
+	u64 stime_ns;			/* of sum_exec_ns, the time in the kernel */
+	u64 vtime_start;		/* when its stretch in the kernel began
+					 * (kernel/sched/cputime.c) */
 	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
 	unsigned long jobctl;		/* JOBCTL_* */
 	bool sched_yield;		/* in sched_yield(), for the trace */
@@ -365,6 +369,20 @@ int nr_tasks(void);
 /* kernel/sched/core.c: t's time on the CPU in ns, the running slice of the
  * current task included (Linux's task_sched_runtime). */
 u64 task_sched_runtime(struct task_struct *t);		/* tasks that exist, zombies included, idle not */
+/* kernel/sched/cputime.c: user and system time (docs/design.md, "CPU time").
+ * The entry code stamps tsk's entry to the kernel (vtime_user_exit) and its
+ * return to user mode (vtime_user_enter); schedule() stamps a switch. */
+void vtime_user_exit(struct task_struct *tsk);
+void vtime_user_enter(struct task_struct *tsk);
+void vtime_task_switch(struct task_struct *prev, struct task_struct *next, u64 now);
+/* t's user and system time so far in ns (same tasks as task_sched_runtime) */
+void task_cputime(struct task_struct *t, u64 *utime, u64 *stime);
+/* A process's, its exited threads' included (thread_group_cputime). */
+void thread_group_cputime(struct signal_struct *sig, u64 *utime, u64 *stime);
+/* A process's user time: its living threads', as process_cpu_time
+ * (ITIMER_VIRTUAL's clock). */
+u64 process_user_time(struct signal_struct *sig);
+u64 nsec_to_clock_t(u64 ns);	/* in USER_HZ ticks */
 /* kernel/sched/core.c: the 1, 5 and 15 minute load averages, as sysinfo gives
  * them (fixed point, 1 << 16 is 1.0) */
 void get_avenrun(unsigned long loads[3]);

@@ -10,11 +10,12 @@
 #include <umk/uapi/limits.h>
 
 #define STACK_SIZE (8UL << 20)		/* _STK_LIM: ARG_LIMIT's base */
-/* exec maps the soft RLIMIT_STACK of the process, within these bounds
- * (the whole stack is mapped up front, not grown on faults; an unlimited one gets the
- * largest). */
+/* exec bounds the arguments by the soft RLIMIT_STACK of the process,
+ * taken within these bounds (an unlimited one gets the largest), and maps
+ * the stack no larger. */
 #define STACK_SIZE_MIN (4 * 128 * 1024UL)	/* four times ARG_MAX */
 #define STACK_SIZE_MAX (256UL << 20)
+#define STACK_EXPAND (128 * 1024UL)	/* setup_arg_pages's stack_expand */
 /* Linux's bprm_stack_limits with an 8 MiB stack rlimit: argument and
  * environment strings plus their pointers may use a quarter of it. */
 #define ARG_LIMIT (STACK_SIZE / 4)

@@ -206,6 +206,7 @@ static struct compat_timeval ns_to_timeval(u64 ns)
 static void fill_prstatus(struct elf_prstatus *p, struct task_struct *t, int signr)
 {
 	struct task_struct *parent = t->real_parent;
+	u64 utime, stime;
 
 	memset(p, 0, sizeof(*p));
 	p->pr_info.si_signo = p->pr_cursig = (short)signr;
@@ -215,7 +216,9 @@ static void fill_prstatus(struct elf_prstatus *p, struct task_struct *t, int sig
 	p->pr_ppid = parent ? parent->tgid : 0;
 	p->pr_pgrp = t->signal->pgrp;
 	p->pr_sid = t->signal->session;
-	p->pr_utime = ns_to_timeval(t->sum_exec_ns);
+	task_cputime(t, &utime, &stime);
+	p->pr_utime = ns_to_timeval(utime);
+	p->pr_stime = ns_to_timeval(stime);
 	fill_regs(&p->pr_reg, t);
 	p->pr_fpvalid = t->regs && t->regs->fpstate;
 }

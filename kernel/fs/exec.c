@@ -314,24 +314,27 @@ static int copy_args(struct linux_binprm *bprm)
 /*
  * Map the new stack at the top of the new address space, in the window
  * now, and put the strings at its top with one zero word above them, as
- * Linux leaves them before create_elf_tables. mmap's top-down search starts
- * below the stack and its growth gap (mm/util.c's mmap_base: the stack
- * limit, at least 128 MiB).
+ * Linux leaves them before create_elf_tables. As Linux's setup_arg_pages,
+ * the region holds the strings (here also the pointers and the auxiliary
+ * vector create_elf_tables puts below them) and 128 KiB more, within the
+ * stack limit; it is VM_GROWSDOWN, and grows on a fault below it up to
+ * RLIMIT_STACK (expand_downwards, kernel/mm/vma.c). mmap's top-down search
+ * starts below the stack and its growth gap (mm/util.c's mmap_base: the
+ * stack limit, at least 128 MiB).
  */
 static int setup_arg_pages(struct linux_binprm *bprm)
 {
 	struct mm_struct *mm = bprm->mm;
-	unsigned long top = STACK_TOP, base = top - bprm->stack_size, gap;
-	int err;
+	unsigned long used = bprm->strings_len + (bprm->argc + bprm->envc + 4) * sizeof(void *);
+	unsigned long size = ALIGN(used + 2 * PAGE_SIZE, PAGE_SIZE) + STACK_EXPAND;
+	unsigned long top = STACK_TOP, base, gap;
 
-	base = mm_map(mm, base, bprm->stack_size, PROT_READ | PROT_WRITE, true, VMA_STACK);
+	size = min(size, bprm->stack_size);
+	base = mm_map(mm, top - size, size, PROT_READ | PROT_WRITE, true, VMA_STACK);
 	if (IS_ERR_VALUE(base))
-		return exec_fail(-ENOMEM, "cannot map the %lu MiB stack", bprm->stack_size >> 20);
-	/* A guard page, as Linux's stack_guard_gap keeps mappings away. */
-	err = mm_protect(mm, base, PAGE_SIZE, PROT_NONE);
-	if (err)
-		return exec_fail(-ENOMEM, "cannot protect the stack's guard page (%s)",
-				 err_name(err));
+		return exec_fail(-ENOMEM, "cannot map the %lu KiB stack", size >> 10);
+	/* alone at the top of a new mm: nothing to merge with */
+	vma_above(mm, base)->vm_flags |= VM_GROWSDOWN;
 	gap = min(max(rlimit(RLIMIT_STACK), 128UL << 20), (TASK_SIZE - USER_WINDOW_START) / 6 * 5);
 	mm->mmap_base = ALIGN_DOWN(top - gap - (1UL << 20), PAGE_SIZE);
 	bprm->stack_base = base;

@@ -29,8 +29,7 @@
  * that is gone is ENOENT at lookup and ESRCH at open or at that read.
  *
  * Departures: starttime in stat is 0 (umk does not record when a task
- * started); utime counts all of a task's CPU time and stime none (umk does
- * not tell the two apart); fdinfo's mnt_id is the mount's place in umk's
+ * started); fdinfo's mnt_id is the mount's place in umk's
  * mount table, and 0 for a file of no mount (a pipe, an epoll), which Linux
  * puts on its internal pipefs or anon_inodefs.
  */
@@ -202,17 +201,6 @@ static unsigned long mm_total_vm(struct mm_struct *mm)
 	return size;
 }
 
-/* The CPU time of a task's whole thread group, in ns. */
-static u64 group_exec_ns(struct task_struct *t)
-{
-	struct task_struct *th;
-	u64 ns = 0;
-
-	list_for_each_entry(th, &t->signal->thread_head, thread_node)
-		ns += th->sum_exec_ns;
-	return ns ? ns : t->sum_exec_ns;
-}
-
 static unsigned long sig_bits(const sigset_t *s)
 {
 	return s->sig;
@@ -248,16 +236,20 @@ static void proc_stat(struct task_struct *t, struct proc_buf *b)
 	unsigned long ign, cgt, vsize = mm_total_vm(mm);
 	struct task_struct *parent = t->real_parent;
 	char state = task_state_char(t);
+	struct signal_struct *sig = t->signal;
+	u64 utime, stime;
 
 	sig_dispositions(t, &ign, &cgt);
+	thread_group_cputime(sig, &utime, &stime);
 	bprintf(b, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu %llu %llu %ld %ld %ld %ld %d 0 "
 		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d %d %u %u "
 		   "%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %d\n",
 		t->pid, t->comm, state, parent && parent != idle_task ? parent->tgid : 0,
 		t->signal->pgrp, t->signal->session, t->signal->tty ? (int)t->signal->tty->rdev : 0,
 		t->signal->tty ? t->signal->tty->pgrp : -1, 0U, 0UL, 0UL, 0UL, 0UL,
-		(unsigned long long)(group_exec_ns(t) / (NSEC_PER_SEC / USER_HZ)), 0ULL,
-		0L, 0L, stat_priority(t), (long)t->nice,
+		(unsigned long long)nsec_to_clock_t(utime), (unsigned long long)nsec_to_clock_t(stime),
+		(long)nsec_to_clock_t(sig->child_exec_ns - sig->child_stime_ns),
+		(long)nsec_to_clock_t(sig->child_stime_ns), stat_priority(t), (long)t->nice,
 		t->signal->nr_threads ? t->signal->nr_threads : 1,
 		0ULL, vsize, (long)(vsize / PAGE_SIZE), task_rlimit(t, RLIMIT_RSS),
 		mm ? mm->start_code : 0, mm ? mm->end_code : 0, mm ? mm->start_stack : 0,
@@ -683,7 +675,8 @@ static const struct {
 } pid_entries[] = {
 	{ "cmdline", S_IFREG | 0444 }, { "comm", S_IFREG | 0644 }, { "environ", S_IFREG | 0400 },
 	{ "exe", S_IFLNK | 0777 },     { "fd", S_IFDIR | 0500 },   { "fdinfo", S_IFDIR | 0500 },
-	{ "maps", S_IFREG | 0444 },    { "stat", S_IFREG | 0444 }, { "status", S_IFREG | 0444 },
+	{ "maps", S_IFREG | 0444 },    { "pagemap", S_IFREG | 0400 },
+	{ "stat", S_IFREG | 0444 },    { "status", S_IFREG | 0444 },
 };
 
 static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
@@ -704,6 +697,8 @@ static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 			inode->i_op = info ? &proc_fdinfo_iops : &proc_fd_iops;
 			inode->i_fop = info ? &proc_fdinfo_fops : &proc_fd_fops;
 		}
+		if (!strcmp(pid_entries[i].name, "pagemap"))	/* binary, at any offset */
+			inode->i_fop = &proc_pagemap_operations;
 		d_instantiate(dentry, inode);
 		return 0;
 	}

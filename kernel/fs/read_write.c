@@ -358,6 +358,20 @@ ssize_t kernel_read(struct file *f, void *buf, size_t n, s64 pos)
 	return do_iter_rw(f, &iter, &pos, false);
 }
 
+/* Linux's no_seek_end_llseek: SEEK_SET and SEEK_CUR to any position >= 0
+ * (a directory's, /proc/PID/pagemap's). */
+s64 no_seek_end_llseek(struct file *f, s64 offset, int whence)
+{
+	if (whence == SEEK_CUR)
+		offset += f->f_pos;
+	else if (whence != SEEK_SET)
+		return -EINVAL;
+	if (offset < 0)
+		return -EINVAL;
+	f->f_pos = offset;
+	return offset;
+}
+
 /* Linux's generic_file_llseek_size for a file of size bytes: SEEK_DATA
  * and SEEK_HOLE see one extent of data, [0, size). */
 s64 generic_file_llseek(struct file *f, s64 offset, int whence, s64 size)

@@ -236,19 +236,6 @@ static int tmpfs_readdir(struct file *f, struct dir_context *ctx)
 	return 0;
 }
 
-/* Linux's dcache_dir_lseek: SEEK_SET and SEEK_CUR to any position >= 0. */
-static s64 tmpfs_dir_llseek(struct file *f, s64 offset, int whence)
-{
-	if (whence == SEEK_CUR)
-		offset += f->f_pos;
-	else if (whence != SEEK_SET)
-		return -EINVAL;
-	if (offset < 0)
-		return -EINVAL;
-	f->f_pos = offset;
-	return offset;
-}
-
 /* ---- regular files ---- */
 
 static ssize_t tmpfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -444,7 +431,7 @@ static const struct file_operations tmpfs_file_operations = {
 static const struct file_operations tmpfs_dir_operations = {
 	.name = "tmpfs",
 	.iterate = tmpfs_readdir,
-	.llseek = tmpfs_dir_llseek,
+	.llseek = no_seek_end_llseek,
 	.fsync = tmpfs_fsync,
 };
 

@@ -19,7 +19,6 @@ struct mm_struct *mm_alloc_mem(struct hostmem *mem);
 struct hostmem *mm_take_spare(void);
 /* Free mm and its regions, now that it is out of the window. */
 void mmdrop(struct mm_struct *mm);
-struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 bool range_covered(struct mm_struct *mm, unsigned long start, unsigned long end);
 bool range_intersects(struct mm_struct *mm, unsigned long start, unsigned long end);

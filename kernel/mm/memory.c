@@ -248,3 +248,30 @@ unsigned long mm_rss_kib(struct mm_struct *mm)
 		return 0;
 	return st.st_blocks / 2;	/* 512-byte blocks */
 }
+
+/*
+ * The host's SIGSEGV for a user access umk's regions did not allow. The
+ * window holds every address of the window, PROT_NONE where the program
+ * has nothing, so the host's si_code says SEGV_ACCERR even there: an
+ * address in no region is SEGV_MAPERR, as on Linux, unless it is just
+ * below a VM_GROWSDOWN region that can grow to it (a stack: Linux's
+ * expand_stack). In a region, the host's code stands.
+ */
+int do_user_addr_fault(unsigned long address, int *code)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+
+	if (!mm)
+		return -EFAULT;
+	vma = vma_above(mm, address);
+	if (&vma->list != &mm->mmap && vma_is_brk_reserve(mm, vma))
+		vma = list_entry(vma->list.next, struct vm_area_struct, list);
+	if (&vma->list != &mm->mmap && vma->vm_start <= address)
+		return -EFAULT;
+	if (&vma->list != &mm->mmap && !expand_downwards(mm, vma, address))
+		return 0;
+	*code = SEGV_MAPERR;
+	return -EFAULT;
+}
+

@@ -250,6 +250,10 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	default:
 		goto out;
 	}
+	/* a shared mapping cannot grow (do_mmap) */
+	ret = -EINVAL;
+	if ((flags & MAP_GROWSDOWN) && (flags & MAP_TYPE) == MAP_SHARED)
+		goto out;
 	ret = -EPERM;
 	if ((flags & MAP_LOCKED) && !rlimit(RLIMIT_MEMLOCK) && !capable(CAP_IPC_LOCK))
 		goto out;
@@ -288,7 +292,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 		if (!ret)
 			ret = (long)addr;
 	} else {
-		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0, false, 0);
+		ret = add_region(mm, addr, addr + len, (int)prot, kind, NULL, 0, false,
+				 (flags & MAP_GROWSDOWN) ? VM_GROWSDOWN : 0);
 		if (!ret)
 			ret = (long)addr;
 	}
@@ -344,6 +349,18 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 		return -EINVAL;
 	if (!mm)
 		return -ENOMEM;
+	/* PROT_GROWSDOWN: from the start of the VM_GROWSDOWN region at start
+	 * (do_mprotect_pkey) */
+	if (grows & PROT_GROWSDOWN) {
+		struct vm_area_struct *vma = vma_above(mm, start);
+
+		if (&vma->list == &mm->mmap || vma->vm_start >= start + PAGE_ALIGN(len))
+			return -ENOMEM;
+		if (!(vma->vm_flags & VM_GROWSDOWN))
+			return -EINVAL;
+		len = PAGE_ALIGN(len) + (start - vma->vm_start);
+		start = vma->vm_start;
+	}
 	/* The brk reservation beyond the break is unmapped as far as the
 	 * program can tell: only brk() may make it accessible. */
 	if (start < mm->brk_limit && start + PAGE_ALIGN(len) > PAGE_ALIGN(mm->brk) &&

@@ -22,6 +22,7 @@
 #include <umk/kernel.h>
 #include <umk/mm.h>
 #include <umk/os.h>
+#include <umk/resource.h>
 #include <umk/sched.h>
 
 #include "internal.h"
@@ -434,6 +435,45 @@ int add_region(struct mm_struct *mm, unsigned long start, unsigned long end, int
 	insert_vma(mm, vma);
 	merge_vmas(mm, start, end);	/* may free vma */
 	return 0;
+}
+
+bool vma_is_brk_reserve(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return vma->kind == VMA_BRK && vma->vm_start >= ALIGN(mm->brk, PAGE_SIZE);
+}
+
+/*
+ * The fault below a VM_GROWSDOWN region made it grow (mm/mmap.c's
+ * expand_downwards and acct_stack_growth): not into the first page of the
+ * window, not within STACK_GUARD_GAP of an accessible region below that
+ * does not grow itself, not past RLIMIT_STACK (the region's whole size,
+ * checked against the limit at the fault) nor RLIMIT_AS or RLIMIT_DATA.
+ * The new part is a region of its own, which merges with vma.
+ */
+int expand_downwards(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long address)
+{
+	struct vm_area_struct *prev = NULL;
+	unsigned long grow;
+
+	if (!(vma->vm_flags & VM_GROWSDOWN))
+		return -EFAULT;
+	address &= ~(PAGE_SIZE - 1);
+	if (address < USER_WINDOW_START)
+		return -EPERM;
+	if (vma->list.prev != &mm->mmap)
+		prev = list_entry(vma->list.prev, struct vm_area_struct, list);
+	if (prev && !(prev->vm_flags & VM_GROWSDOWN) && prev->prot != PROT_NONE &&
+	    address - prev->vm_end < STACK_GUARD_GAP)
+		return -ENOMEM;
+	grow = vma->vm_start - address;
+	if (!may_expand_vm(mm, address, grow, false, is_data_vm(mm, vma)))
+		return -ENOMEM;
+	if (vma->vm_end - address > rlimit(RLIMIT_STACK))
+		return -ENOMEM;
+	if (!mlock_future_ok(mm, vma->vm_flags, grow))
+		return -ENOMEM;
+	return add_region(mm, address, vma->vm_start, vma->prot, vma->kind, NULL, 0, false,
+			  vma->vm_flags);
 }
 
 /*

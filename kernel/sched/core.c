@@ -443,6 +443,7 @@ void schedule(void)
 
 	prev->sum_exec_ns += now - prev->last_ran;
 	next->last_ran = now;
+	vtime_task_switch(prev, next, now);
 	rlimit_cpu_arm(next);
 	posix_cpu_timers_arm(next);
 	if (prev->state == TASK_RUNNING)

@@ -462,6 +462,7 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
 			  int status)
 {
 	kernel_siginfo_t info;
+	u64 utime, stime;
 
 	/* clone() takes any exit signal in CSIGNAL; Linux sends only valid
 	 * ones (do_notify_parent). */
@@ -473,7 +474,11 @@ static void notify_parent(struct task_struct *tsk, struct task_struct *parent, i
 	info._sigchld.pid = tsk->tgid;
 	info._sigchld.uid = tsk->cred.uid;
 	info._sigchld.status = status;
-	info._sigchld.utime = tsk->sum_exec_ns / (NSEC_PER_SEC / 100);
+	/* the process's time, its exited threads' included (Linux adds
+	 * signal->utime to the task's) */
+	thread_group_cputime(tsk->signal, &utime, &stime);
+	info._sigchld.utime = (long)nsec_to_clock_t(utime);
+	info._sigchld.stime = (long)nsec_to_clock_t(stime);
 	if (sig)
 		send_signal(sig, &info, parent, true);
 	wake_up(&parent->signal->wait_chldexit);

@@ -6,8 +6,8 @@
  * its interval. ITIMER_PROF and ITIMER_VIRTUAL count the process's CPU
  * time: they are an expiry on that clock in signal->it[], which the
  * CPU-clock check of kernel/time/posix-cpu-timers.c watches, sending
- * SIGPROF and SIGVTALRM. umk does not tell a task's user time from its
- * system time, so ITIMER_VIRTUAL counts both, as ITIMER_PROF does.
+ * SIGPROF and SIGVTALRM. ITIMER_PROF counts the process's user and system
+ * time, ITIMER_VIRTUAL its user time only (kernel/sched/cputime.c).
  */
 #include <umk/errno.h>
 #include <umk/sched.h>
@@ -78,12 +78,20 @@ static void set_itimer_real(const struct __kernel_old_itimerval *v)
 		mod_timer(&sig->real_timer, ktime_add_safe(ktime_get(), value));
 }
 
+/* The clock of ITIMER_PROF or ITIMER_VIRTUAL now (thread_group_sample_cputime). */
+static u64 cpu_itimer_now(int clock_id)
+{
+	if (clock_id == CPUCLOCK_VIRT)
+		return process_user_time(current->signal);
+	return process_cpu_time(current->signal);
+}
+
 /* ITIMER_PROF or ITIMER_VIRTUAL (get_cpu_itimer): the CPU time left, the
  * smallest non-zero time for one due but not yet fired. */
 static void get_cpu_itimer(int clock_id, struct __kernel_old_itimerval *v)
 {
 	struct cpu_itimer *it = &current->signal->it[clock_id];
-	u64 now = process_cpu_time(current->signal);
+	u64 now = cpu_itimer_now(clock_id);
 	s64 left = 0;
 
 	if (it->expires)
@@ -99,7 +107,7 @@ static void set_cpu_itimer(int clock_id, const struct __kernel_old_itimerval *v)
 	struct cpu_itimer *it = &current->signal->it[clock_id];
 	s64 value = timeval_to_ns(&v->it_value);
 
-	it->expires = value ? (u64)ktime_add_safe((s64)process_cpu_time(current->signal), value) : 0;
+	it->expires = value ? (u64)ktime_add_safe((s64)cpu_itimer_now(clock_id), value) : 0;
 	it->incr = (u64)timeval_to_ns(&v->it_interval);
 	posix_cpu_timers_arm(current);
 }

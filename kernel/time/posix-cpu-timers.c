@@ -111,11 +111,16 @@ void posix_cpu_timers_arm(struct task_struct *next)
 		any = true;
 	}
 	for (int i = CPUCLOCK_PROF; i <= CPUCLOCK_VIRT; i++) {
-		s64 expires = (s64)sig->it[i].expires;
+		s64 expires = (s64)sig->it[i].expires, now = process_now;
 
 		if (!expires)
 			continue;
-		left = min(left, expires > process_now ? expires - process_now : 0);
+		/* ITIMER_VIRTUAL's clock is the user time: when the task
+		 * spends some of what is left in the kernel, the check comes
+		 * early, finds nothing due and arms again. */
+		if (i == CPUCLOCK_VIRT)
+			now = (s64)process_user_time(sig);
+		left = min(left, expires > now ? expires - now : 0);
 		any = true;
 	}
 	if (any)
@@ -180,10 +185,11 @@ static void posix_cpu_timers_fn(struct timer_list *unused)
 		list_del_init(&timr->cpu_list);
 		cpu_timer_fire(timr);
 	}
-	/* umk does not tell user time from system time: ITIMER_VIRTUAL runs
-	 * on the same clock as ITIMER_PROF (docs/linux-differences.md). */
+	/* ITIMER_PROF on the process's user and system time, ITIMER_VIRTUAL
+	 * on its user time (kernel/sched/cputime.c) */
 	check_cpu_itimer(tsk, &tsk->signal->it[CPUCLOCK_PROF], (u64)process_now, SIGPROF);
-	check_cpu_itimer(tsk, &tsk->signal->it[CPUCLOCK_VIRT], (u64)process_now, SIGVTALRM);
+	check_cpu_itimer(tsk, &tsk->signal->it[CPUCLOCK_VIRT], process_user_time(tsk->signal),
+			 SIGVTALRM);
 	posix_cpu_timers_arm(tsk);
 }
 
