@@ -55,13 +55,6 @@
 #include <umk/uaccess.h>
 #include <umk/uapi/eventpoll.h>
 
-/* The states Linux's af_unix uses (include/net/tcp_states.h). */
-enum {
-	TCP_ESTABLISHED = 1,
-	TCP_CLOSE = 7,
-	TCP_LISTEN = 10,
-};
-
 /* sk_shutdown's bits (include/net/sock.h) */
 #define RCV_SHUTDOWN 1
 #define SEND_SHUTDOWN 2
