@@ -55,6 +55,8 @@
 #include <umk/uaccess.h>
 #include <umk/uapi/eventpoll.h>
 
+#include "af_unix.h"
+
 /* sk_shutdown's bits (include/net/sock.h) */
 #define RCV_SHUTDOWN 1
 #define SEND_SHUTDOWN 2
@@ -75,66 +77,6 @@
 #define UNIX_STREAM_CHUNK (32768 + 3776)
 
 #define UNIX_AUTOBIND_LEN (offsetof(struct sockaddr_un, sun_path) + 6)
-
-/* A bound name (Linux's unix_address): len bytes of name, sun_family
- * included (a path's terminating NUL too). Shared by a listener and the
- * sockets it accepts. */
-struct unix_address {
-	int refcnt;
-	int len;
-	struct sockaddr_un name;
-};
-
-/* The files of one SCM_RIGHTS message, a reference each. */
-struct scm_fp_list {
-	int count;
-	struct file *fp[SCM_MAX_FD];
-};
-
-/* A message on a receive queue (Linux's sk_buff with its UNIXCB). */
-struct sk_buff {
-	struct list_head list;		/* in the receiver's receive_queue */
-	struct unix_sock *sk;		/* the sender: charged truesize, a reference */
-	size_t truesize;
-	size_t len;			/* its bytes */
-	size_t consumed;		/* stream: bytes already read */
-	bool has_creds;
-	struct ucred creds;		/* the sender's, when has_creds */
-	struct scm_fp_list *fp;		/* files in flight, or NULL */
-	struct unix_sock *embryo;	/* a listener's connection request */
-	char data[];
-};
-
-struct unix_sock {
-	int refcnt;
-	struct socket *sock;		/* NULL while an embryo, and once released */
-	int type;			/* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
-	int state;			/* TCP_CLOSE, TCP_LISTEN, TCP_ESTABLISHED */
-	int shutdown;			/* RCV_SHUTDOWN | SEND_SHUTDOWN */
-	int sk_err;			/* a pending error (SO_ERROR): ECONNRESET */
-	bool dead;			/* released (Linux's SOCK_DEAD) */
-	struct unix_sock *peer;		/* connected to (a reference), or NULL */
-	struct unix_address *addr;	/* bound name (a reference), or NULL */
-	/* A path name's node: held, and its device and inode numbers, by
-	 * which connect finds the socket (path.dentry NULL: none). */
-	struct path path;
-	unsigned long path_dev, path_ino;
-	struct list_head receive_queue;	/* of struct sk_buff, oldest first */
-	int qlen;			/* messages on it */
-	int max_ack_backlog;		/* listen's backlog, a datagram queue's limit */
-	size_t wmem_alloc;		/* bytes of its messages not yet read */
-	int sndbuf, rcvbuf;		/* SO_SNDBUF, SO_RCVBUF */
-	bool passcred;			/* SO_PASSCRED */
-	bool peercred_set;
-	struct ucred peercred;		/* SO_PEERCRED */
-	/* Writers to this socket and connects to it wait here for room. */
-	struct wait_queue_head peer_wait;
-	struct list_head link;		/* on unix_socket_list until released */
-	unsigned long ino;		/* its socket's inode number */
-	/* The SOL_SOCKET options Linux keeps for any socket and that change
-	 * nothing for AF_UNIX: SO_REUSEADDR, SO_KEEPALIVE..., by number. */
-	int inert_opts[SO_PEEK_OFF + 1];
-};
 
 static LIST_HEAD(unix_socket_list);
 
@@ -283,11 +225,9 @@ static struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool nob
 	return skb;
 }
 
-/* Drop a message: its files, its request's socket, and its charge on the
- * sender, who may now write again (Linux's sock_wfree). */
 static void unix_release_sock(struct unix_sock *u, bool embrion);
 
-static void kfree_skb(struct sk_buff *skb)
+void kfree_skb(struct sk_buff *skb)
 {
 	struct unix_sock *sender = skb->sk;
 
@@ -321,7 +261,7 @@ static struct sk_buff *skb_peek_next(struct unix_sock *u, struct sk_buff *skb)
 						    : list_entry(skb->list.next, struct sk_buff, list);
 }
 
-static void skb_unlink(struct unix_sock *u, struct sk_buff *skb)
+void skb_unlink(struct unix_sock *u, struct sk_buff *skb)
 {
 	list_del_init(&skb->list);
 	u->qlen--;
