@@ -72,6 +72,16 @@ load helper
 	assert_line 'sendmsg(SCM_RIGHTS bad fd) = -1 EBADF'
 }
 
+@test "unix sockets: the garbage collector frees sockets kept alive only by each other's messages in flight" {
+	same_as_native $H/unixsock gc
+	assert_line 'sent over itself, closed: 0 of 2 listed after gc'
+	assert_line 'a cycle of two, one end each closed: 2 of 4 listed'
+	assert_line 'a cycle of two, all closed: 0 of 4 listed after gc'
+	assert_line 'listener in flight to itself: 0 of 2 listed after gc'
+	assert_line 'in flight, its receiver open: 1 of 1 listed'
+	assert_line "read(received b[0]) = 5 'alive'"
+}
+
 @test "unix sockets: SO_PEERCRED, SO_PASSCRED and SCM_CREDENTIALS" {
 	same_as_native $H/unixsock creds
 	assert_line 'unconnected: pid 0 uid -1 gid -1'

@@ -33,10 +33,12 @@
  * device and inode numbers; an abstract name (sun_path[0] == 0) lives only
  * here. Both are looked up on the list of every socket, unix_socket_list.
  *
- * Departures from Linux: no garbage collector for sockets in flight: a
- * socket whose own fd sits, unread, in a queue that only it can reach
- * (passed over itself) is never freed; files in flight on a socket that is
- * closed are released with its queue, as on Linux. No MSG_OOB (umk is
+ * Files in flight (SCM_RIGHTS) are counted as they go into a message and
+ * come out of it (unix_inflight, unix_notinflight); sockets that only
+ * messages in flight keep alive, in a cycle, are freed by garbage.c's
+ * unix_gc, which every release runs while files are in flight.
+ *
+ * Departures from Linux: no MSG_OOB (umk is
  * built as Linux without CONFIG_AF_UNIX_OOB), no SO_PEEK_OFF, no SCM_PIDFD.
  * A datagram sender polling a full receiver is woken only when one of its
  * own datagrams is read (Linux relays every read through peer_wait).
@@ -102,6 +104,7 @@ static struct unix_sock *unix_create1(int type)
 	u->rcvbuf = SYSCTL_WMEM_DEFAULT;
 	u->max_ack_backlog = MAX_DGRAM_QLEN;
 	INIT_LIST_HEAD(&u->receive_queue);
+	INIT_LIST_HEAD(&u->gc_link);
 	init_waitqueue_head(&u->peer_wait);
 	list_add_tail(&u->link, &unix_socket_list);
 	return u;
@@ -225,13 +228,25 @@ static struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool nob
 	return skb;
 }
 
+/* Take skb's files out of flight: the caller owns their references now
+ * (Linux's unix_detach_fds). */
+static struct scm_fp_list *unix_detach_fds(struct sk_buff *skb)
+{
+	struct scm_fp_list *fpl = skb->fp;
+
+	skb->fp = NULL;
+	for (int i = 0; fpl && i < fpl->count; i++)
+		unix_notinflight(fpl->fp[i]);
+	return fpl;
+}
+
 static void unix_release_sock(struct unix_sock *u, bool embrion);
 
 void kfree_skb(struct sk_buff *skb)
 {
 	struct unix_sock *sender = skb->sk;
 
-	scm_fp_free(skb->fp);
+	scm_fp_free(unix_detach_fds(skb));
 	if (skb->embryo) {
 		unix_release_sock(skb->embryo, true);
 		sock_put(skb->embryo);
@@ -329,6 +344,9 @@ static void unix_release_sock(struct unix_sock *u, bool embrion)
 		u->path.dentry = NULL;
 	}
 	sock_put(u);
+	/* u may have been the last outside reference to a cycle. */
+	if (unix_tot_inflight)
+		unix_gc();
 }
 
 static int unix_release(struct socket *sock)
@@ -920,9 +938,11 @@ static void unix_scm_to_skb(struct scm_cookie *scm, struct sk_buff *skb, bool se
 		skb->has_creds = true;
 		skb->creds = scm->creds;
 	}
-	if (send_fds) {
+	if (send_fds && scm->fp) {
 		skb->fp = scm->fp;
 		scm->fp = NULL;
+		for (int i = 0; i < skb->fp->count; i++)
+			unix_inflight(skb->fp->fp[i]);
 	}
 }
 
@@ -994,6 +1014,7 @@ static int unix_dgram_sendmsg(struct socket *sock, struct msghdr *m, size_t len,
 	s64 timeo;
 	int err;
 
+	wait_for_unix_gc();
 	err = scm_send(m, &scm);
 	if (err)
 		return err;
@@ -1150,8 +1171,7 @@ static int unix_dgram_recvmsg(struct socket *sock, struct msghdr *m, size_t size
 	if (flags & MSG_PEEK) {
 		scm.fp = scm_fp_dup(skb->fp);
 	} else {
-		scm.fp = skb->fp;
-		skb->fp = NULL;
+		scm.fp = unix_detach_fds(skb);
 	}
 	scm_recv(sock, m, &scm, flags);
 	err = (flags & MSG_TRUNC) ? (int)skb->len : (int)size;
@@ -1195,6 +1215,7 @@ static int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len
 	size_t sent = 0;
 	int err;
 
+	wait_for_unix_gc();
 	err = scm_send(m, &scm);
 	if (err)
 		return err;
@@ -1334,10 +1355,8 @@ static int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t siz
 		size -= chunk;
 		if (!(flags & MSG_PEEK)) {
 			skb->consumed += chunk;
-			if (skb->fp) {
-				scm.fp = skb->fp;
-				skb->fp = NULL;
-			}
+			if (skb->fp)
+				scm.fp = unix_detach_fds(skb);
 			if (skb->consumed < skb->len)
 				break;
 			skb_unlink(u, skb);

@@ -69,6 +69,13 @@ struct unix_sock {
 	/* The SOL_SOCKET options Linux keeps for any socket and that change
 	 * nothing for AF_UNIX: SO_REUSEADDR, SO_KEEPALIVE..., by number. */
 	int inert_opts[SO_PEEK_OFF + 1];
+	/* The garbage collector's (garbage.c): how many times its file is in
+	 * flight (in an SCM_RIGHTS message on a receive queue); while that is
+	 * not 0, it is on gc_inflight_list, or on one of unix_gc's lists. */
+	long inflight;
+	struct list_head gc_link;
+	bool gc_candidate;		/* every reference to its file is in flight */
+	bool gc_maybe_cycle;		/* and none from outside the candidates yet */
 };
 
 /* af_unix.c: take skb off u's receive queue; drop a message: its files,
@@ -76,5 +83,19 @@ struct unix_sock {
  * again (Linux's sock_wfree). */
 void skb_unlink(struct unix_sock *u, struct sk_buff *skb);
 void kfree_skb(struct sk_buff *skb);
+
+/* garbage.c: the collector of sockets in flight (Linux's net/unix/garbage.c).
+ * unix_get_socket: the unix_sock of an AF_UNIX socket's file, else NULL.
+ * unix_inflight and unix_notinflight count f as put in flight (attached to
+ * a message) and taken out of it (received, or its message dropped).
+ * unix_gc frees the sockets only messages in flight keep alive, and whose
+ * messages are reachable only from such sockets; wait_for_unix_gc runs it
+ * when a send finds very many files in flight. */
+struct unix_sock *unix_get_socket(struct file *f);
+void unix_inflight(struct file *f);
+void unix_notinflight(struct file *f);
+extern long unix_tot_inflight;
+void unix_gc(void);
+void wait_for_unix_gc(void);
 
 #endif
