@@ -212,3 +212,25 @@ setup() {
 	assert_failure
 	assert_equal "$stderr" "harness: usage: sudfloor N [fsbase]"
 }
+
+@test "sockrtt echoes every byte over each family, between threads and processes, and under umk" {
+	# Each round trip's byte must come back incremented (sockrtt dies
+	# otherwise); the count in its line is the one asked for.
+	local fam mode
+	for fam in unix tcp; do
+		for mode in threads procs; do
+			run --separate-stderr timeout 60 $H/sockrtt $fam $mode 200
+			assert_success
+			assert_output --regexp "^(unix stream|tcp loopback) round trip between (threads|processes): [0-9]+ ns/op \\(200 round trips between 2 (threads|processes)\\)$"
+			run --separate-stderr timeout 120 $UMK $H/sockrtt $fam $mode 200
+			assert_success
+			assert_output --regexp ": [0-9]+ ns/op \\(200 round trips between 2 ${mode/procs/processes}"
+		done
+	done
+	run --separate-stderr timeout 60 $UMK --net=none $H/sockrtt tcp threads 10
+	assert_success
+	assert_output 'tcp loopback round trip between threads: n/a (socket: EAFNOSUPPORT)'
+	run --separate-stderr $H/sockrtt udp threads 10
+	assert_failure 99
+	assert_equal "$stderr" 'harness: usage: sockrtt unix|tcp threads|procs N'
+}

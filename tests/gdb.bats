@@ -83,6 +83,7 @@ section() {
 	assert_output --partial 'written without the SIG prefix, joined by commas (USR1,TERM)'
 	assert_line --regexp '^umk-bt -- Kernel backtrace of a task: umk-bt \[PID\]'
 	assert_line --regexp '^umk-task -- Show one task in full: umk-task \[PID\]'
+	assert_line --regexp '^umk-sockets -- List a task.s sockets: umk-sockets \[PID\]'
 	assert_line --regexp '^umk-trace -- Print the last events of umk.s trace ring'
 	assert_line 'A task'"'"'s task_struct pointer by pid: p $umk_task(2)->comm'
 }
@@ -371,4 +372,22 @@ section() {
 		printf "ring: %.3f ms, program: %s ms\n", d, s
 		exit !(d >= 300 && d <= s + 0.15) }'
 	grep -E '^[0-9]+\.[0-9]{6} [0-9]+ ' <<<"$output" | awk 'NR > 1 && $1 < t { exit 1 } { t = $1 }'
+}
+
+@test "umk-sockets lists a task's sockets: family, type, state, local and peer address, queued bytes, files in flight" {
+	umk_gdb -ex 'break sys_getppid' -ex run -ex umk-sockets -ex 'umk-sockets 1' -ex kill -- "$H"/sockwait
+	assert_line 'pid 1 (sockwait):'
+	assert_line --regexp '^  fd 3: AF_UNIX SOCK_STREAM, TCP_LISTEN, local /tmp/sockwait-1, peer -, 1 connection to accept, send buffer 0 used \(inode [0-9]+\)$'
+	assert_line --regexp '^  fd 4: AF_UNIX SOCK_STREAM, TCP_ESTABLISHED, local -, peer /tmp/sockwait-1, 0 bytes to read in 0 messages, send buffer [1-9][0-9]* used '
+	assert_line --regexp '^  fd 5: AF_UNIX SOCK_DGRAM, TCP_CLOSE, local @sockwait-1, peer -, 0 bytes to read in 0 messages, send buffer 0 used '
+	assert_line --regexp '^  fd 7: AF_UNIX SOCK_STREAM, TCP_ESTABLISHED, local -, peer unbound, 4 bytes to read in 2 messages \(1 file in flight\), '
+	assert_line --regexp '^  fd 8: AF_INET SOCK_STREAM, TCP_LISTEN, local 127\.0\.0\.1:([0-9]+), peer 0\.0\.0\.0:0, 0 bytes to read, 0 bytes unsent \(host fd [0-9]+\)$'
+	assert_line --regexp '^  fd 10: AF_INET SOCK_STREAM, TCP_ESTABLISHED, local 127\.0\.0\.1:[0-9]+, peer 127\.0\.0\.1:[0-9]+, 4 bytes to read, 0 bytes unsent \(host fd [0-9]+\)$'
+	# the listener's port is the one the accepted socket has
+	local port
+	port=$(sed -n 's/^  fd 8: .*local 127\.0\.0\.1:\([0-9]*\),.*/\1/p' <<<"$output" | head -1)
+	assert_line --regexp "^  fd 10: .*local 127\\.0\\.0\\.1:$port, "
+	assert_equal "$(grep -c '^  fd 4: ' <<<"$output")" 2
+	umk_gdb -ex 'break sys_getppid' -ex run -ex 'umk-sockets 2' -ex kill -- "$H"/sockwait
+	assert_line 'umk-sockets: no task with pid 2'
 }

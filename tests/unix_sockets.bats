@@ -5,7 +5,8 @@
 # identical, and its key lines Linux's, so that a host (or a harness) that
 # behaves otherwise fails too. Then python3's socketpair, asyncio's event
 # loop (its self-pipe is a socketpair), a signal handler through
-# loop.add_signal_handler and a unix-socket server, natively and under umk.
+# loop.add_signal_handler, a unix-socket server and multiprocessing.Manager()
+# with the fork and forkserver start methods, natively and under umk.
 
 load helper
 
@@ -69,6 +70,16 @@ load helper
 	assert_line 'read(pipe: dropped write end closed) = 0'
 	assert_line 'read(pipe: write end was in flight, sockets closed) = 0'
 	assert_line 'sendmsg(SCM_RIGHTS bad fd) = -1 EBADF'
+}
+
+@test "unix sockets: the garbage collector frees sockets kept alive only by each other's messages in flight" {
+	same_as_native $H/unixsock gc
+	assert_line 'sent over itself, closed: 0 of 2 listed after gc'
+	assert_line 'a cycle of two, one end each closed: 2 of 4 listed'
+	assert_line 'a cycle of two, all closed: 0 of 4 listed after gc'
+	assert_line 'listener in flight to itself: 0 of 2 listed after gc'
+	assert_line 'in flight, its receiver open: 1 of 1 listed'
+	assert_line "read(received b[0]) = 5 'alive'"
 }
 
 @test "unix sockets: SO_PEERCRED, SO_PASSCRED and SCM_CREDENTIALS" {
@@ -187,4 +198,51 @@ print("done")'
 	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
 	same_as_native /usr/bin/python3 -c "$ASYNCIO_SIGNAL"
 	assert_output $'got SIGUSR1\nHELLO UNIX\ndone'
+}
+
+# multiprocessing.Manager() starts a server process that listens on a unix
+# socket path in a fresh /tmp/pymp-* directory (umk's tmpfs under umk) and
+# authenticates each client with HMAC; the proxies (dict, list, Queue,
+# Pool, Namespace, Lock) are connections to it from this process and from
+# the children. forkserver's server is a spawned python3 that gets the
+# children's pipes through SCM_RIGHTS. The targets are module functions
+# and proxies' methods, which pickle by reference under -c.
+MANAGER_PY='
+import multiprocessing as mp, operator, sys
+if __name__ == "__main__":
+    mp.set_start_method(sys.argv[1])
+    with mp.Manager() as m:
+        d, l, q, ns, lock = m.dict(), m.list(), m.Queue(), m.Namespace(), m.Lock()
+        ps = [mp.Process(target=operator.setitem, args=(d, i, i * i)) for i in range(3)]
+        ps += [mp.Process(target=l.append, args=(i,)) for i in range(3)]
+        ps += [mp.Process(target=q.put, args=(i,)) for i in range(3)]
+        for p in ps: p.start()
+        for p in ps: p.join()
+        print(sys.argv[1], sorted(d.items()), sorted(l), sorted(q.get(timeout=5) for _ in range(3)))
+        print("exit codes", [p.exitcode for p in ps])
+        with m.Pool(2) as pool:
+            print("pool", pool.map(abs, [-1, -2, -3]))
+        ns.x = 7
+        print("namespace", ns.x, "lock", lock.acquire(), lock.release())
+        print("unix socket path", m.address.startswith("/"))
+    print("manager exit code", m._process.exitcode)'
+
+@test "unix sockets: python3's multiprocessing.Manager() serves its children (fork start method)" {
+	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
+	UMK_TIMEOUT=120 same_as_native /usr/bin/python3 -c "$MANAGER_PY" fork
+	assert_line 'fork [(0, 0), (1, 1), (2, 4)] [0, 1, 2] [0, 1, 2]'
+	assert_line 'exit codes [0, 0, 0, 0, 0, 0, 0, 0, 0]'
+	assert_line 'pool [1, 2, 3]'
+	assert_line 'namespace 7 lock True None'
+	assert_line 'unix socket path True'
+	assert_line 'manager exit code 0'
+}
+
+@test "unix sockets: python3's multiprocessing.Manager() serves its children (forkserver start method)" {
+	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
+	UMK_TIMEOUT=120 same_as_native /usr/bin/python3 -c "$MANAGER_PY" forkserver
+	assert_line 'forkserver [(0, 0), (1, 1), (2, 4)] [0, 1, 2] [0, 1, 2]'
+	assert_line 'exit codes [0, 0, 0, 0, 0, 0, 0, 0, 0]'
+	assert_line 'pool [1, 2, 3]'
+	assert_line 'manager exit code 0'
 }

@@ -25,13 +25,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/reboot.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,6 +189,24 @@ static void run(const struct probe *p)
 	fflush(stdout);
 }
 
+/* As UML's init, nothing has brought the loopback interface up: the TCP
+ * probes (harness/bench/sockrtt.c) need it. What `ip link set lo up` does;
+ * a failure leaves them to say "n/a" or fail on their own. */
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		return;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+			fprintf(stderr, "benchrun: lo up: %s\n", errno_name(errno));
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *list = getenv("BENCH_LIST");
@@ -193,8 +214,10 @@ int main(int argc, char **argv)
 	/* As UML's init, the list comes from the kernel command line's
 	 * BENCH_LIST=PATH (the environment), and the arguments are the ones
 	 * UML adds (root=, console=): run the whole list. */
-	if (getpid() == 1 && list)
+	if (getpid() == 1 && list) {
 		argc = 1;
+		loopback_up();
+	}
 	else if (argc < 2)
 		usage_error("%s", "usage: benchrun LIST [ID...]");
 	else

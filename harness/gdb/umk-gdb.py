@@ -3,7 +3,7 @@
 harness/gdb/umk.gdb sources this file. It only makes the package
 importable, with build/gdb/umk/constants.py (which make generates from the
 C headers) beside it, and imports the modules that define the commands and
-functions: umk-ps, umk-task, umk-bt, umk-trace, umk-vdso, $umk_current,
+functions: umk-ps, umk-task, umk-sockets, umk-bt, umk-trace, umk-vdso, $umk_current,
 $umk_task.
 "help user-defined" lists the commands.
 """
@@ -24,5 +24,5 @@ except ImportError:
     gdb.write("umk: no build/gdb/umk/constants.py: run make; the umk-* commands are not "
               "loaded\n", gdb.STDERR)
 else:
-    for _module in ("umk.tasks", "umk.backtrace", "umk.trace", "umk.vdso"):
+    for _module in ("umk.tasks", "umk.sockets", "umk.backtrace", "umk.trace", "umk.vdso"):
         importlib.import_module(_module)

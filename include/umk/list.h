@@ -43,6 +43,13 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* Take e off its list and put it at the head of head. */
+static inline void list_move(struct list_head *e, struct list_head *head)
+{
+	list_del_init(e);
+	list_add(e, head);
+}
+
 /* Take e off its list and put it at the tail of head. */
 static inline void list_move_tail(struct list_head *e, struct list_head *head)
 {

@@ -45,6 +45,23 @@ typedef enum {
 	SS_DISCONNECTING	/* in process of disconnecting */
 } socket_state;
 
+/* A sock's state (include/net/tcp_states.h, as macros
+ * for harness/gdb/umk/constants.py.in): AF_UNIX uses TCP_CLOSE,
+ * TCP_LISTEN and TCP_ESTABLISHED; the gdb helpers name all of them, for
+ * the host's TCP sockets too (harness/gdb/umk/sockets.py). */
+#define TCP_ESTABLISHED		1
+#define TCP_SYN_SENT		2
+#define TCP_SYN_RECV		3
+#define TCP_FIN_WAIT1		4
+#define TCP_FIN_WAIT2		5
+#define TCP_TIME_WAIT		6
+#define TCP_CLOSE		7
+#define TCP_CLOSE_WAIT		8
+#define TCP_LAST_ACK		9
+#define TCP_LISTEN		10
+#define TCP_CLOSING		11
+#define TCP_NEW_SYN_RECV	12
+
 struct socket;
 struct sockaddr;
 

@@ -33,10 +33,12 @@
  * device and inode numbers; an abstract name (sun_path[0] == 0) lives only
  * here. Both are looked up on the list of every socket, unix_socket_list.
  *
- * Departures from Linux: no garbage collector for sockets in flight: a
- * socket whose own fd sits, unread, in a queue that only it can reach
- * (passed over itself) is never freed; files in flight on a socket that is
- * closed are released with its queue, as on Linux. No MSG_OOB (umk is
+ * Files in flight (SCM_RIGHTS) are counted as they go into a message and
+ * come out of it (unix_inflight, unix_notinflight); sockets that only
+ * messages in flight keep alive, in a cycle, are freed by garbage.c's
+ * unix_gc, which every release runs while files are in flight.
+ *
+ * Departures from Linux: no MSG_OOB (umk is
  * built as Linux without CONFIG_AF_UNIX_OOB), no SO_PEEK_OFF, no SCM_PIDFD.
  * A datagram sender polling a full receiver is woken only when one of its
  * own datagrams is read (Linux relays every read through peer_wait).
@@ -55,12 +57,7 @@
 #include <umk/uaccess.h>
 #include <umk/uapi/eventpoll.h>
 
-/* The states Linux's af_unix uses (include/net/tcp_states.h). */
-enum {
-	TCP_ESTABLISHED = 1,
-	TCP_CLOSE = 7,
-	TCP_LISTEN = 10,
-};
+#include "af_unix.h"
 
 /* sk_shutdown's bits (include/net/sock.h) */
 #define RCV_SHUTDOWN 1
@@ -82,66 +79,6 @@ enum {
 #define UNIX_STREAM_CHUNK (32768 + 3776)
 
 #define UNIX_AUTOBIND_LEN (offsetof(struct sockaddr_un, sun_path) + 6)
-
-/* A bound name (Linux's unix_address): len bytes of name, sun_family
- * included (a path's terminating NUL too). Shared by a listener and the
- * sockets it accepts. */
-struct unix_address {
-	int refcnt;
-	int len;
-	struct sockaddr_un name;
-};
-
-/* The files of one SCM_RIGHTS message, a reference each. */
-struct scm_fp_list {
-	int count;
-	struct file *fp[SCM_MAX_FD];
-};
-
-/* A message on a receive queue (Linux's sk_buff with its UNIXCB). */
-struct sk_buff {
-	struct list_head list;		/* in the receiver's receive_queue */
-	struct unix_sock *sk;		/* the sender: charged truesize, a reference */
-	size_t truesize;
-	size_t len;			/* its bytes */
-	size_t consumed;		/* stream: bytes already read */
-	bool has_creds;
-	struct ucred creds;		/* the sender's, when has_creds */
-	struct scm_fp_list *fp;		/* files in flight, or NULL */
-	struct unix_sock *embryo;	/* a listener's connection request */
-	char data[];
-};
-
-struct unix_sock {
-	int refcnt;
-	struct socket *sock;		/* NULL while an embryo, and once released */
-	int type;			/* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
-	int state;			/* TCP_CLOSE, TCP_LISTEN, TCP_ESTABLISHED */
-	int shutdown;			/* RCV_SHUTDOWN | SEND_SHUTDOWN */
-	int sk_err;			/* a pending error (SO_ERROR): ECONNRESET */
-	bool dead;			/* released (Linux's SOCK_DEAD) */
-	struct unix_sock *peer;		/* connected to (a reference), or NULL */
-	struct unix_address *addr;	/* bound name (a reference), or NULL */
-	/* A path name's node: held, and its device and inode numbers, by
-	 * which connect finds the socket (path.dentry NULL: none). */
-	struct path path;
-	unsigned long path_dev, path_ino;
-	struct list_head receive_queue;	/* of struct sk_buff, oldest first */
-	int qlen;			/* messages on it */
-	int max_ack_backlog;		/* listen's backlog, a datagram queue's limit */
-	size_t wmem_alloc;		/* bytes of its messages not yet read */
-	int sndbuf, rcvbuf;		/* SO_SNDBUF, SO_RCVBUF */
-	bool passcred;			/* SO_PASSCRED */
-	bool peercred_set;
-	struct ucred peercred;		/* SO_PEERCRED */
-	/* Writers to this socket and connects to it wait here for room. */
-	struct wait_queue_head peer_wait;
-	struct list_head link;		/* on unix_socket_list until released */
-	unsigned long ino;		/* its socket's inode number */
-	/* The SOL_SOCKET options Linux keeps for any socket and that change
-	 * nothing for AF_UNIX: SO_REUSEADDR, SO_KEEPALIVE..., by number. */
-	int inert_opts[SO_PEEK_OFF + 1];
-};
 
 static LIST_HEAD(unix_socket_list);
 
@@ -167,6 +104,7 @@ static struct unix_sock *unix_create1(int type)
 	u->rcvbuf = SYSCTL_WMEM_DEFAULT;
 	u->max_ack_backlog = MAX_DGRAM_QLEN;
 	INIT_LIST_HEAD(&u->receive_queue);
+	INIT_LIST_HEAD(&u->gc_link);
 	init_waitqueue_head(&u->peer_wait);
 	list_add_tail(&u->link, &unix_socket_list);
 	return u;
@@ -290,15 +228,25 @@ static struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool nob
 	return skb;
 }
 
-/* Drop a message: its files, its request's socket, and its charge on the
- * sender, who may now write again (Linux's sock_wfree). */
+/* Take skb's files out of flight: the caller owns their references now
+ * (Linux's unix_detach_fds). */
+static struct scm_fp_list *unix_detach_fds(struct sk_buff *skb)
+{
+	struct scm_fp_list *fpl = skb->fp;
+
+	skb->fp = NULL;
+	for (int i = 0; fpl && i < fpl->count; i++)
+		unix_notinflight(fpl->fp[i]);
+	return fpl;
+}
+
 static void unix_release_sock(struct unix_sock *u, bool embrion);
 
-static void kfree_skb(struct sk_buff *skb)
+void kfree_skb(struct sk_buff *skb)
 {
 	struct unix_sock *sender = skb->sk;
 
-	scm_fp_free(skb->fp);
+	scm_fp_free(unix_detach_fds(skb));
 	if (skb->embryo) {
 		unix_release_sock(skb->embryo, true);
 		sock_put(skb->embryo);
@@ -328,7 +276,7 @@ static struct sk_buff *skb_peek_next(struct unix_sock *u, struct sk_buff *skb)
 						    : list_entry(skb->list.next, struct sk_buff, list);
 }
 
-static void skb_unlink(struct unix_sock *u, struct sk_buff *skb)
+void skb_unlink(struct unix_sock *u, struct sk_buff *skb)
 {
 	list_del_init(&skb->list);
 	u->qlen--;
@@ -396,6 +344,9 @@ static void unix_release_sock(struct unix_sock *u, bool embrion)
 		u->path.dentry = NULL;
 	}
 	sock_put(u);
+	/* u may have been the last outside reference to a cycle. */
+	if (unix_tot_inflight)
+		unix_gc();
 }
 
 static int unix_release(struct socket *sock)
@@ -987,9 +938,11 @@ static void unix_scm_to_skb(struct scm_cookie *scm, struct sk_buff *skb, bool se
 		skb->has_creds = true;
 		skb->creds = scm->creds;
 	}
-	if (send_fds) {
+	if (send_fds && scm->fp) {
 		skb->fp = scm->fp;
 		scm->fp = NULL;
+		for (int i = 0; i < skb->fp->count; i++)
+			unix_inflight(skb->fp->fp[i]);
 	}
 }
 
@@ -1061,6 +1014,7 @@ static int unix_dgram_sendmsg(struct socket *sock, struct msghdr *m, size_t len,
 	s64 timeo;
 	int err;
 
+	wait_for_unix_gc();
 	err = scm_send(m, &scm);
 	if (err)
 		return err;
@@ -1217,8 +1171,7 @@ static int unix_dgram_recvmsg(struct socket *sock, struct msghdr *m, size_t size
 	if (flags & MSG_PEEK) {
 		scm.fp = scm_fp_dup(skb->fp);
 	} else {
-		scm.fp = skb->fp;
-		skb->fp = NULL;
+		scm.fp = unix_detach_fds(skb);
 	}
 	scm_recv(sock, m, &scm, flags);
 	err = (flags & MSG_TRUNC) ? (int)skb->len : (int)size;
@@ -1262,6 +1215,7 @@ static int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len
 	size_t sent = 0;
 	int err;
 
+	wait_for_unix_gc();
 	err = scm_send(m, &scm);
 	if (err)
 		return err;
@@ -1401,10 +1355,8 @@ static int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t siz
 		size -= chunk;
 		if (!(flags & MSG_PEEK)) {
 			skb->consumed += chunk;
-			if (skb->fp) {
-				scm.fp = skb->fp;
-				skb->fp = NULL;
-			}
+			if (skb->fp)
+				scm.fp = unix_detach_fds(skb);
 			if (skb->consumed < skb->len)
 				break;
 			skb_unlink(u, skb);

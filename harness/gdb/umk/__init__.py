@@ -1,6 +1,7 @@
 """umk's gdb helpers, one module per concept (Linux's scripts/gdb/linux/).
 
 tasks: the task list, $umk_current(), $umk_task(), umk-ps, umk-task.
+files, sockets: the file a task waits on; umk-sockets, a task's sockets.
 regs, restart: a task's pt_regs and thread_info flags, its restart_block.
 backtrace: umk-bt, the kernel stack of a switched-out task.
 trace: umk-trace, the kernel's trace ring.
