@@ -205,6 +205,12 @@ int mm_init(void);
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind);
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
+/* exec (kernel/fs/binfmt_elf.c): [start, end) of mm's image, over what was
+ * there, becomes the pages of a file's object obj (a reference it takes
+ * over) from offset off, seen privately: a segment the program cannot
+ * write. 0 or -errno. */
+int add_file_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+		    struct hostmem *obj, u64 off);
 /* The host file holding vma's pages, and the offset in it of address addr
  * in vma (the core dump reads regions from there). */
 int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);
