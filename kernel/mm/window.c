@@ -131,24 +131,6 @@ struct switch_count {
 	int kept, calls;
 };
 
-/* Map every region of mm into a window that holds nothing else: 0 or
- * -errno. A PROT_NONE region is reservation already. */
-static int install_all(struct mm_struct *mm, struct switch_count *n)
-{
-	struct vm_area_struct *vma;
-	int err;
-
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (vma->prot == PROT_NONE)
-			continue;
-		n->calls++;
-		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /* The next region of mm from v on that is mapped (not PROT_NONE). */
 static struct vm_area_struct *next_mapped(struct mm_struct *mm, struct vm_area_struct *v)
 {
@@ -226,32 +208,62 @@ static int clear_rest(struct mm_struct *prev, struct mm_struct *mm, struct switc
 	return clear_range(cs, ce, n);
 }
 
-/* mm's mapped regions over prev's, but those prev shows the same already
- * (a forked program's code, its libraries: a file's pages at the same
- * address), which keep their host mapping and the pages the host has
- * there; then what prev had mapped and mm has not is cleared. PROT_NONE
- * regions are reservation on both sides. */
-static int map_over(struct mm_struct *prev, struct mm_struct *mm, struct switch_count *n)
+/* Map [s, e) of mm, from vma on, if not empty: one host call. */
+static int install_run(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long s,
+		       unsigned long e, struct switch_count *n)
 {
-	struct vm_area_struct *vma, *old;
+	if (e <= s)
+		return 0;
+	n->calls++;
+	return install_range(mm, vma, s, e);
+}
+
+/* Map mm's regions into the window but those prev (the mm in it, or NULL
+ * for an empty window) shows the same already (a forked program's code,
+ * its libraries: a file's pages at the same address), which keep their
+ * host mapping and the pages the host has there. Adjacent private regions
+ * with one protection (a program's data and its heap) are one run of
+ * mm's file, mapped in one call. PROT_NONE regions are reservation. */
+static int install_differing(struct mm_struct *prev, struct mm_struct *mm,
+			     struct switch_count *n)
+{
+	struct vm_area_struct *vma, *old = NULL, *run = NULL;
+	unsigned long rs = 0, re = 0;
 	int err;
 
-	old = list_first_entry(&prev->mmap, struct vm_area_struct, list);
+	if (prev)
+		old = list_first_entry(&prev->mmap, struct vm_area_struct, list);
 	list_for_each_entry(vma, &mm->mmap, list) {
 		if (vma->prot == PROT_NONE)
 			continue;
-		while (&old->list != &prev->mmap && old->vm_end <= vma->vm_start)
+		while (old && &old->list != &prev->mmap && old->vm_end <= vma->vm_start)
 			old = list_next_entry(old, list);
-		if (&old->list != &prev->mmap && shows_same(old, vma)) {
+		if (old && &old->list != &prev->mmap && shows_same(old, vma)) {
 			n->kept++;
 			continue;
 		}
-		n->calls++;
-		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
+		if (run && !run->shared && !vma->shared && run->prot == vma->prot &&
+		    re == vma->vm_start) {
+			re = vma->vm_end;
+			continue;
+		}
+		err = install_run(mm, run, rs, re, n);
 		if (err)
 			return err;
+		run = vma;
+		rs = vma->vm_start;
+		re = vma->vm_end;
 	}
-	return clear_rest(prev, mm, n);
+	return install_run(mm, run, rs, re, n);
+}
+
+/* mm over prev in the window: mm's regions that differ, then what prev had
+ * mapped and mm has not is cleared. */
+static int map_over(struct mm_struct *prev, struct mm_struct *mm, struct switch_count *n)
+{
+	int err = install_differing(prev, mm, n);
+
+	return err ? err : clear_rest(prev, mm, n);
 }
 
 /*
@@ -275,12 +287,12 @@ bool switch_mm(struct mm_struct *mm)
 	if (!mm) {
 		reset_window();
 	} else {
-		err = prev ? map_over(prev, mm, &n) : install_all(mm, &n);
+		err = prev ? map_over(prev, mm, &n) : install_differing(NULL, mm, &n);
 		if (err) {
 			reset_window();
 			n.kept = 0;
 			n.calls += 2;
-			err = install_all(mm, &n);
+			err = install_differing(NULL, mm, &n);
 			if (err)
 				panic("switch_mm: cannot map the address space of mm %u: %d",
 				      mm->id, err);
