@@ -107,7 +107,12 @@ rm -f "$OUT"/raw.tsv "$OUT"/meta.tsv "$OUT"/probes "$OUT"/BENCH.md "$OUT"/bench.
 	"$OUT"/*.list "$OUT"/*.log
 raw=$OUT/raw.tsv
 : >"$raw"
-cp "$PROBE_LIST" "$OUT/probes"
+# The table's rows: the probes run (with PROBES, only those).
+while IFS= read -r line; do
+	id=${line%%|*}
+	read -r id <<<"$id"
+	[[ -z $id || $id == '#'* || " ${ids[*]} " == *" $id "* ]] && printf '%s\n' "$line"
+done <"$PROBE_LIST" >"$OUT/probes"
 
 # The lists benchrun reads: one per host column, one for the peers.
 write_list() { # FILE PREFIX WHERE...: the probes that run WHERE
