@@ -169,6 +169,34 @@ setup() {
 	grep -qE $'^date\t[0-9]{4}-[0-9]{2}-[0-9]{2} ' "$D/meta.tsv"
 }
 
+# cells N: the table row on stdin has N cells, each a median with its min-max
+cells() {
+	local re='^\| [^|]+ ' i
+	for ((i = 0; i < $1; i++)); do
+		re+='\| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) '
+	done
+	grep -qE "$re\\|$"
+}
+
+@test "the real-program probes and the pipe between processes run everywhere, and BASELINE adds a column" {
+	require_umk
+	# the same umk as its own baseline: what matters is that the column is
+	# there, run as umk's is, beside it
+	run --separate-stderr timeout 600 make -s bench N=200 ROUNDS=1 RUNS=1 \
+		PROBES="pipeproc shloop bashloop pystart pyloop" BASELINE=build/umk OUT="$D"
+	assert_success
+	grep -qF '| probe | native | umk baseline | umk | umk --nofsgsbase |' "$D/BENCH.md"
+	grep -qF "; umk baseline $PWD/build/umk." "$D/BENCH.md"
+	row 'pipe round trip between processes (ns)' | cells 4
+	row 'busybox sh: 200 x (echo, piped to busybox md5sum) (ns)' | cells 4
+	row 'bash: 100 x /bin/true (ns)' | cells 4
+	row 'python3 -c pass (ns)' | cells 4
+	row 'python3: sum of 2 million squares (ns)' | cells 4
+	# the probes PROBES leaves out have no row
+	run grep -c '^| getpid' "$D/BENCH.md"
+	assert_output 0
+}
+
 @test "a peer that cannot boot says why in its column" {
 	require_umk
 	local fake=$BATS_TEST_TMPDIR/fakebin
@@ -184,7 +212,8 @@ setup() {
 
 @test "bench.sh refuses bad settings with one line on stderr" {
 	local bad
-	for bad in N=abc ROUNDS=0 PEERS=qemu PROBES=nosuch CPU=x PROBE_LIST=/nonexistent; do
+	for bad in N=abc ROUNDS=0 RUNS=-1 PEERS=qemu PROBES=nosuch CPU=x PROBE_LIST=/nonexistent \
+		BASELINE=/nonexistent BASELINE=harness; do
 		run --separate-stderr env "$bad" OUT="$D" timeout 30 harness/bench/bench.sh
 		assert_failure 2
 		assert_equal "${#stderr_lines[@]}" 1

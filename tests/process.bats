@@ -98,7 +98,18 @@ parent: "parent heap", brk grew by 4 KiB'
 @test "the trace shows fork with the new address space and switch_mm when it changes" {
 	umk --trace $H/forkcheck
 	trace_has '^1 task fork 2 \(mm [0-9]+, copied\)$'
-	trace_has '^[0-9]+ task switch_mm mm [0-9]+ -> mm [0-9]+ \([0-9]+ regions\)$'
+	trace_has '^[0-9]+ task switch_mm mm [0-9]+ -> mm [0-9]+ \([0-9]+ regions, [0-9]+ kept, [0-9]+ host calls\)$'
+}
+
+@test "a switch to a forked child keeps the program's read-only segments, its file's pages in both" {
+	# forkcheck is static: its code and read-only data are mapped from the
+	# file (kernel/fs/binfmt_elf.c), so the parent's and the child's are
+	# the same pages at the same addresses and stay mapped (kernel/mm/window.c)
+	umk --trace $H/forkcheck
+	trace_has '^[0-9]+ task switch_mm mm [0-9]+ -> mm [0-9]+ \([0-9]+ regions, [1-9][0-9]* kept, [0-9]+ host calls\)$'
+	# an exec into an empty mm clears the whole window in one call
+	umk --trace /bin/busybox sh -c '/bin/busybox true'
+	trace_has '^[0-9]+ task switch_mm mm [0-9]+ -> mm [0-9]+ \(0 regions, 0 kept, 1 host calls\)$'
 }
 
 # Scripts: "#!" lines, as fs/binfmt_script.c reads them. The test's files

@@ -26,9 +26,22 @@
  *                 how late its sleep returns after its deadline, median
  *                 and p99 in us; the sleep must return 0 (restarted, not
  *                 EINTR), never early, and the child must have stopped
+ *   pipeproc N    the pipe round trip between 2 processes (fork)
  *   sortpipe N    N runs of `busybox seq 200000 | busybox sort -r | busybox
  *                 md5sum` (sort's reallocs of large blocks: mremap): ns per
  *                 run; every run's digest must be the first one's
+ *   shloop N      N runs of busybox's shell looping 200 times over `echo |
+ *                 busybox md5sum` (a fork and a fork+exec a turn): ns per
+ *                 run; every line must be the digest of "\n"
+ *   bashloop N    N runs of the host's bash looping 100 times over
+ *                 /bin/true (fork+exec of a dynamic program): ns per run;
+ *                 it must count 100 successes
+ *   pystart N     N runs of `python3 -c pass` (a large dynamic program's
+ *                 start: its loader, libraries and imports): ns per run
+ *   pyloop N      N runs of a python3 loop summing 2 million squares (an
+ *                 interpreter computing, its heap, few system calls): ns
+ *                 per run; the sum must be right
+ * A program a probe needs and the host lacks is "n/a".
  *
  * sleepers N M (harness/progs/sleepers.c) is the sleep-precision probe. */
 #define _GNU_SOURCE
@@ -164,16 +177,11 @@ static void *echoer(void *arg)
 	return arg;
 }
 
-static void probe_pipe(void)
+/* rounds round trips of a byte with the echoer: ns per trip. */
+static double pingpong(void)
 {
-	pthread_t t;
-	double t0;
+	double t0 = now_ms();
 
-	if (pipe(ping) || pipe(pong))
-		die("pipe: %s", errno_name(errno));
-	if (pthread_create(&t, NULL, echoer, NULL))
-		die("pthread_create failed");
-	t0 = now_ms();
 	for (long i = 0; i < rounds; i++) {
 		unsigned char c = i & 0xff, back;
 
@@ -182,9 +190,38 @@ static void probe_pipe(void)
 		if (back != (unsigned char)(c + 1))
 			die("pipe round trip %ld: sent %u, got %u back", i, c, back);
 	}
-	printf("pipe: %.0f ns/op (%ld round trips between 2 threads)\n",
-	       (now_ms() - t0) * 1e6 / rounds, rounds);
+	return (now_ms() - t0) * 1e6 / rounds;
+}
+
+static void probe_pipe(void)
+{
+	pthread_t t;
+
+	if (pipe(ping) || pipe(pong))
+		die("pipe: %s", errno_name(errno));
+	if (pthread_create(&t, NULL, echoer, NULL))
+		die("pthread_create failed");
+	printf("pipe: %.0f ns/op (%ld round trips between 2 threads)\n", pingpong(), rounds);
 	pthread_join(t, NULL);
+}
+
+/* The same round trip with the echoer in a child process: two switches of
+ * address space a trip. */
+static void probe_pipeproc(void)
+{
+	pid_t pid;
+
+	if (pipe(ping) || pipe(pong))
+		die("pipe: %s", errno_name(errno));
+	pid = fork_or_na("pipe between processes");
+	if (pid == 0) {
+		echoer(NULL);
+		_exit(0);
+	}
+	printf("pipe between processes: %.0f ns/op (%ld round trips between 2 processes)\n",
+	       pingpong(), rounds);
+	if (wait_status(pid) != 0)
+		die("the echoing child failed");
 }
 
 /* The same round trip, each side waiting in epoll_wait before it reads:
@@ -444,10 +481,105 @@ static void probe_sortpipe(void)
 	       (now_ms() - t0) * 1e6 / rounds, rounds);
 }
 
+/* Run argv (argv[0] a path) with its stdout into out (a buffer of size
+ * cap, NUL-terminated), and check it exits 0: what it wrote. */
+static void run_capture(const char *name, char *const argv[], char *out, size_t cap)
+{
+	int fd[2], status;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fd))
+		die("pipe: %s", errno_name(errno));
+	pid = fork_or_na(name);
+	if (pid == 0) {
+		if (dup2(fd[1], 1) < 0)
+			_exit(126);
+		close(fd[0]);
+		close(fd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], out + got, cap - 1 - got)) > 0)
+		got += n;
+	out[got] = 0;
+	close(fd[0]);
+	status = wait_status(pid);
+	if (status != 0)
+		die("%s: %s ended with %s", name, argv[0], status_text(status));
+}
+
+/* A real program, N times: argv run by run_capture, its output checked to
+ * be want (exactly). ns per run. */
+static void probe_program(const char *name, char *const argv[], const char *want)
+{
+	static char out[16384];
+	double t0;
+
+	if (access(argv[0], X_OK)) {
+		printf("%s: n/a (no %s)\n", name, argv[0]);
+		return;
+	}
+	t0 = now_ms();
+	for (long i = 0; i < rounds; i++) {
+		run_capture(name, argv, out, sizeof(out));
+		if (strcmp(out, want))
+			die("%s: run %ld wrote '%.200s', not '%.200s'", name, i, out, want);
+	}
+	printf("%s: %.0f ns/op (%ld runs)\n", name, (now_ms() - t0) * 1e6 / rounds, rounds);
+}
+
+#define MD5_OF_NEWLINE "68b329da9893e34099c7d8ad5cb9c940  -\n"
+
+static void probe_shloop(void)
+{
+	static char *const argv[] = {
+		BUSYBOX, "sh", "-c",
+		"i=0; while [ $i -lt 200 ]; do echo | /bin/busybox md5sum; i=$((i+1)); done", NULL
+	};
+	static char want[200 * sizeof(MD5_OF_NEWLINE)];
+
+	for (int i = 0; i < 200; i++)
+		strcat(want, MD5_OF_NEWLINE);
+	probe_program("busybox sh loop", argv, want);
+}
+
+static void probe_bashloop(void)
+{
+	static char *const argv[] = {
+		"/bin/bash", "-c",
+		"n=0; for i in $(/usr/bin/seq 100); do /bin/true && n=$((n+1)); done; echo $n", NULL
+	};
+
+	probe_program("bash loop", argv, "100\n");
+}
+
+#define PYTHON3 "/usr/bin/python3"
+
+static void probe_pystart(void)
+{
+	static char *const argv[] = { PYTHON3, "-c", "pass", NULL };
+
+	probe_program("python3 start", argv, "");
+}
+
+/* sum of i*i for i < n is (n-1)n(2n-1)/6 */
+static void probe_pyloop(void)
+{
+	static char *const argv[] = {
+		PYTHON3, "-c", "print(sum(i * i for i in range(2000000)))", NULL
+	};
+
+	probe_program("python3 loop", argv, "2666664666667000000\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const char usage[] =
-		"usage: bench getpid|clock|yield|yieldproc|pipe|epoll|signal|stopcont|sortpipe N | forkwait N [KIB]";
+		"usage: bench getpid|clock|yield|yieldproc|pipe|pipeproc|epoll|signal|stopcont|sortpipe|"
+		"shloop|bashloop|pystart|pyloop N | forkwait N [KIB]";
 
 	if (argc == 3 && strcmp(argv[1], "stopcont-child") == 0) {
 		stopcont_child(atoi(argv[2]));
@@ -469,6 +601,8 @@ int main(int argc, char **argv)
 		probe_yieldproc();
 	else if (strcmp(argv[1], "pipe") == 0)
 		probe_pipe();
+	else if (strcmp(argv[1], "pipeproc") == 0)
+		probe_pipeproc();
 	else if (strcmp(argv[1], "epoll") == 0)
 		probe_epoll();
 	else if (strcmp(argv[1], "signal") == 0)
@@ -479,6 +613,14 @@ int main(int argc, char **argv)
 		probe_stopcont(argv[0]);
 	else if (strcmp(argv[1], "sortpipe") == 0)
 		probe_sortpipe();
+	else if (strcmp(argv[1], "shloop") == 0)
+		probe_shloop();
+	else if (strcmp(argv[1], "bashloop") == 0)
+		probe_bashloop();
+	else if (strcmp(argv[1], "pystart") == 0)
+		probe_pystart();
+	else if (strcmp(argv[1], "pyloop") == 0)
+		probe_pyloop();
 	else
 		die("%s", usage);
 	return 0;

@@ -16,14 +16,17 @@
 #            the host's / read-only as its root over hostfs and benchrun as init
 #   gvisor   gVisor (Debian runsc): runsc --platform=ptrace --network=none do
 # A peer that is not installed, or does not boot, gets its reason in every
-# cell of its column. A probe that times out in a column is not run there
+# cell of its column. BASELINE=PATH (another build of umk, say main's, copied
+# aside) adds a column "baseline" run the way the umk column is, interleaved
+# with it, so that a change's before and after are measured in one run. A probe that times out in a column is not run there
 # again in later rounds (it shows as FAILED: timed out).
 #
 # Environment: N (calls per probe run, 50000), ROUNDS (5), CPU (0),
 # SLEEPS (1 ms sleeps of the nanosleep probe, 200), WAKES (wake-ups per
 # sleepers run, 20000: 20 sleeps each, at least 2), STOPS (stops of the
-# stop/continue probe, 20), SORTS (runs of the sort pipeline probe, 3), PEERS ("uml gvisor"), PROBES (ids to run, all
-# by default), PROBE_LIST (harness/bench/bench.probes), BUILD (build), OUT
+# stop/continue probe, 20), SORTS (runs of the sort pipeline probe, 3), RUNS
+# (runs of the real-program probes, 3), PEERS ("uml gvisor"), BASELINE,
+# PROBES (ids to run, all by default), PROBE_LIST (harness/bench/bench.probes), BUILD (build), OUT
 # ($BUILD/bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,11 +47,13 @@ SLEEPS=${SLEEPS:-200}
 WAKES=${WAKES:-20000}
 STOPS=${STOPS:-20}
 SORTS=${SORTS:-3}
+RUNS=${RUNS:-3}
+BASELINE=${BASELINE:-}
 PEERS=${PEERS:-}
 PROBES=${PROBES:-}
 PROBE_LIST=${PROBE_LIST:-harness/bench/bench.probes}
 [[ -r $PROBE_LIST ]] || die "PROBE_LIST=$PROBE_LIST: cannot read it"
-for v in N ROUNDS SLEEPS WAKES STOPS SORTS; do
+for v in N ROUNDS SLEEPS WAKES STOPS SORTS RUNS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: not a positive number"
 done
 [[ $CPU =~ ^[0-9]+$ ]] || die "CPU=$CPU: not a CPU number"
@@ -59,6 +64,10 @@ H=$ROOT/$B/harness
 for f in $B/umk $H/bench $H/benchrun $H/sudfloor $H/sleepers; do
 	[[ -x $f ]] || die "$f is missing: run make"
 done
+if [[ -n $BASELINE ]]; then
+	[[ -x $BASELINE && ! -d $BASELINE ]] || die "BASELINE=$BASELINE: not an executable file"
+	[[ $BASELINE == /* ]] || BASELINE=$ROOT/$BASELINE
+fi
 taskset -c "$CPU" true 2>/dev/null || die "cannot pin to CPU $CPU (taskset -c $CPU)"
 
 at_least_1() { echo $(($1 > 0 ? $1 : 1)); }
@@ -82,7 +91,7 @@ while IFS='|' read -r id w s c _; do
 	read -r c <<<"$c"
 	if [[ -n $PROBES && " $PROBES " != *" $id "* ]]; then continue; fi
 	# longest first: $N1000 is not $N followed by 1000
-	for v in M10000 M1000 M100 M10 N1000 N100 N10 SLEEPS STOPS SORTS N; do
+	for v in M10000 M1000 M100 M10 N1000 N100 N10 SLEEPS STOPS SORTS RUNS N; do
 		c=${c//\$$v/${!v}}
 	done
 	[[ $c != *'$'* ]] || die "$PROBE_LIST: $id: unknown variable in '$c'"
@@ -98,7 +107,12 @@ rm -f "$OUT"/raw.tsv "$OUT"/meta.tsv "$OUT"/probes "$OUT"/BENCH.md "$OUT"/bench.
 	"$OUT"/*.list "$OUT"/*.log
 raw=$OUT/raw.tsv
 : >"$raw"
-cp "$PROBE_LIST" "$OUT/probes"
+# The table's rows: the probes run (with PROBES, only those).
+while IFS= read -r line; do
+	id=${line%%|*}
+	read -r id <<<"$id"
+	[[ -z $id || $id == '#'* || " ${ids[*]} " == *" $id "* ]] && printf '%s\n' "$line"
+done <"$PROBE_LIST" >"$OUT/probes"
 
 # The lists benchrun reads: one per host column, one for the peers.
 write_list() { # FILE PREFIX WHERE...: the probes that run WHERE
@@ -113,6 +127,11 @@ write_list() { # FILE PREFIX WHERE...: the probes that run WHERE
 write_list "$OUT/native.list" "" native all
 write_list "$OUT/umk.list" "$ROOT/$B/umk " all
 write_list "$OUT/umk-nofsgsbase.list" "$ROOT/$B/umk --nofsgsbase " all
+cols=(native umk umk-nofsgsbase)
+if [[ -n $BASELINE ]]; then
+	write_list "$OUT/baseline.list" "$BASELINE " all
+	cols=(native baseline umk umk-nofsgsbase)
+fi
 write_list "$OUT/peer.list" "" all
 
 # Peers: check they are there; a missing one's reason fills its column.
@@ -240,8 +259,9 @@ if grep -qw fsgsbase /proc/cpuinfo; then fsgs=yes; else fsgs=no; fi
 		esac
 	done
 	printf 'peers\t%s\n' "$PEERS"
-	printf 'settings\tN=%s ROUNDS=%s CPU=%s SLEEPS=%s WAKES=%s STOPS=%s SORTS=%s\n' \
-		"$N" "$ROUNDS" "$CPU" "$SLEEPS" "$WAKES" "$STOPS" "$SORTS"
+	[[ -z $BASELINE ]] || printf 'baseline\t%s\n' "$BASELINE"
+	printf 'settings\tN=%s ROUNDS=%s CPU=%s SLEEPS=%s WAKES=%s STOPS=%s SORTS=%s RUNS=%s\n' \
+		"$N" "$ROUNDS" "$CPU" "$SLEEPS" "$WAKES" "$STOPS" "$SORTS" "$RUNS"
 	printf 'load before\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT/meta.tsv"
 
@@ -249,7 +269,7 @@ echo "bench: ${#ids[@]} probes, $ROUNDS rounds, pinned to CPU $CPU; peers: ${PEE
 t0=$SECONDS
 for ((r = 1; r <= ROUNDS; r++)); do
 	for i in "${!ids[@]}"; do
-		for col in native umk umk-nofsgsbase; do
+		for col in "${cols[@]}"; do
 			[[ $col != native && ${where[$i]} == native ]] && continue
 			if [[ -n ${timed_out[$col ${ids[$i]}]:-} ]]; then
 				skip_record "$r" "$col" "${ids[$i]}"

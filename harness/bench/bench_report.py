@@ -30,6 +30,7 @@ import sys
 
 COLUMNS = {
     "native": "native",
+    "baseline": "umk baseline",
     "umk": "umk",
     "umk-nofsgsbase": "umk --nofsgsbase",
     "uml": "UML",
@@ -37,6 +38,7 @@ COLUMNS = {
 }
 COLOURS = {
     "native": "#4c78a8",
+    "baseline": "#b279a2",
     "umk": "#f58518",
     "umk-nofsgsbase": "#e45756",
     "uml": "#72b7b2",
@@ -213,7 +215,8 @@ ROWS = [  # metric keys, what the row says after the probe's label
 
 def build(probes, runs, meta):
     peers = meta.get("peers", "").split()
-    columns = ["native", "umk", "umk-nofsgsbase"] + [p for p in peers if p in COLUMNS]
+    columns = (["native"] + (["baseline"] if "baseline" in meta else []) +
+               ["umk", "umk-nofsgsbase"] + [p for p in peers if p in COLUMNS])
     for (_, col) in runs:
         if col not in columns:
             columns.append(col)
@@ -251,6 +254,8 @@ def markdown(meta, probes, columns, cells, rows, nrounds):
         vers.append(f"UML {meta['uml']}")
     if "gvisor" in meta:
         vers.append(f"gVisor runsc {meta['gvisor']}")
+    if "baseline" in meta:
+        vers.append(f"umk baseline {meta['baseline']}")
     w("Versions: " + "; ".join(vers) + ".")
     w("")
     w(f"Settings: {meta.get('settings', '?')}; {nrounds} rounds, each probe pinned to one CPU, "

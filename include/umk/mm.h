@@ -235,6 +235,12 @@ int do_user_addr_fault(unsigned long address, int *code);
 /* The first region that ends above addr (Linux's find_vma), or the list
  * head's entry when there is none: where a walk over a range starts. */
 struct vm_area_struct *vma_above(struct mm_struct *mm, unsigned long addr);
+/* exec (kernel/fs/binfmt_elf.c): [start, end) of mm's image, over what was
+ * there, becomes the pages of a file's object obj (a reference it takes
+ * over) from offset off, seen privately: a segment the program cannot
+ * write. 0 or -errno. */
+int add_file_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+		    struct hostmem *obj, u64 off);
 /* The host file holding vma's pages, and the offset in it of address addr
  * in vma (the core dump and /proc/PID/pagemap read regions from there). */
 int vma_fd(struct mm_struct *mm, struct vm_area_struct *vma);

@@ -162,13 +162,62 @@ static int elf_prot(u32 p_flags)
 }
 
 /*
+ * The pages of segment i, [*fs, *fe), that can be the file's own pages
+ * (seen privately, shared with every process running the file, as a
+ * library mmapped read-only is: kernel/mm/mmap.c), rather than a copy: a
+ * segment the program cannot write whose bytes are all in the file, but
+ * for a page it shares with the segment before or after it, which gets
+ * both segments' bytes and so stays a copy. As Linux maps it, the pages
+ * show the file's bytes around the segment's too (the ELF header before
+ * the first). Empty when none.
+ */
+static void file_pages(struct linux_binprm *bprm, int i, unsigned long prev_e,
+		       unsigned long *fs, unsigned long *fe)
+{
+	const Elf64_Phdr *ph = &bprm->phdrs[i];
+	unsigned long vaddr = bprm->load_bias + ph->p_vaddr;
+
+	*fs = *fe = 0;
+	if ((ph->p_flags & PF_W) || ph->p_filesz != ph->p_memsz)
+		return;
+	*fs = ALIGN_DOWN(vaddr, PAGE_SIZE);
+	*fe = ALIGN(vaddr + ph->p_memsz, PAGE_SIZE);
+	if (*fs < prev_e)
+		*fs += PAGE_SIZE;
+	for (i++; i < bprm->ehdr.e_phnum; i++) {
+		const Elf64_Phdr *next = &bprm->phdrs[i];
+
+		if (next->p_type != PT_LOAD || next->p_memsz == 0)
+			continue;
+		if (ALIGN_DOWN(bprm->load_bias + next->p_vaddr, PAGE_SIZE) < *fe)
+			*fe -= PAGE_SIZE;
+		break;
+	}
+	if (*fe <= *fs)
+		*fs = *fe = 0;
+}
+
+/* Copy [from, to) of the segment at vaddr (its file bytes at off) into
+ * the image, where it is not empty: 0 or -errno. */
+static int copy_bytes(struct linux_binprm *bprm, unsigned long vaddr, u64 off,
+		      unsigned long from, unsigned long to)
+{
+	if (to <= from)
+		return 0;
+	return read_exact(bprm->file, (void *)from, to - from, off + (from - vaddr));
+}
+
+/*
  * Map the span [lo, hi) of the PT_LOAD segments: ET_DYN anywhere, with the
  * brk area reserved in the same host mapping so that it follows the image;
  * ET_EXEC at its link address. Copy each segment's file bytes (the rest,
  * bss included, is fresh zeroed memory), then give each segment its
  * p_flags protection; a page two segments share gets both, and pages
  * between segments none. Writable segments stay writable: a static-pie
- * relocates its GNU_RELRO part itself after it starts.
+ * relocates its GNU_RELRO part itself after it starts. The pages of a
+ * segment the program cannot write are the file's own where the file can
+ * be mapped (file_pages): no copy at exec or fork, and a switch between
+ * two processes running the file keeps them (kernel/mm/window.c).
  */
 int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long hi)
 {
@@ -176,6 +225,7 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 	Elf64_Ehdr *eh = &bprm->ehdr;
 	unsigned long span = hi - lo, base, prev_e = 0, brk_end = 0;
 	unsigned long start_code = ~0UL, end_code = 0, start_data = 0, end_data = 0;
+	struct hostmem *obj;
 	int i, err, prev_prot = PROT_NONE;
 	bool first = true;
 
@@ -211,19 +261,26 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 		bprm->load_bias = 0;
 	}
 
+	obj = exec_file_pages(bprm->file);
 	for (i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = &bprm->phdrs[i];
-		unsigned long vaddr = bprm->load_bias + ph->p_vaddr, s, e;
+		unsigned long vaddr = bprm->load_bias + ph->p_vaddr, s, e, fs = 0, fe = 0;
 		int prot = elf_prot(ph->p_flags);
 
 		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
 			continue;
 		if (ph->p_offset <= eh->e_phoff && eh->e_phoff < ph->p_offset + ph->p_filesz)
 			bprm->phdr_addr = vaddr + (eh->e_phoff - ph->p_offset);
-		if (ph->p_filesz) {
-			err = read_exact(bprm->file, (void *)vaddr, ph->p_filesz, ph->p_offset);
-			if (err)
-				return exec_fail(err, "read error (%s)", err_name(err));
+		if (obj)
+			file_pages(bprm, i, first ? 0 : prev_e, &fs, &fe);
+		if (fs < fe)	/* the bytes of the pages around the file's */
+			err = copy_bytes(bprm, vaddr, ph->p_offset, vaddr, fs) ?:
+			      copy_bytes(bprm, vaddr, ph->p_offset, fe, vaddr + ph->p_filesz);
+		else
+			err = copy_bytes(bprm, vaddr, ph->p_offset, vaddr, vaddr + ph->p_filesz);
+		if (err) {
+			hostmem_put(obj);
+			return exec_fail(err, "read error (%s)", err_name(err));
 		}
 		s = ALIGN_DOWN(vaddr, PAGE_SIZE);
 		e = ALIGN(vaddr + ph->p_memsz, PAGE_SIZE);
@@ -236,6 +293,15 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 			err = mm_protect(mm, s, PAGE_SIZE, prot | prev_prot);
 		if (err)
 			panic("load_elf_binary: mm_protect in the new image: %d", err);
+		if (fs < fe) {
+			err = add_file_region(mm, fs, fe, prot, hostmem_get(obj),
+					      ALIGN_DOWN(ph->p_offset, PAGE_SIZE) + (fs - s));
+			if (err) {
+				hostmem_put(obj);
+				return exec_fail(err, "cannot map the program's pages (%s)",
+						 err_name(err));
+			}
+		}
 		prev_e = e;
 		prev_prot = prot;
 		first = false;
@@ -251,6 +317,7 @@ int load_elf_binary(struct linux_binprm *bprm, unsigned long lo, unsigned long h
 			end_data = vaddr + ph->p_filesz;
 		brk_end = e;
 	}
+	hostmem_put(obj);
 	bprm->entry = bprm->load_bias + eh->e_entry;
 	if (bprm->is_interp)
 		return 0;

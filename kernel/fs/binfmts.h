@@ -90,6 +90,11 @@ const char *err_name(int err);
 /* exec.c: read exactly n bytes of the program at off. */
 struct file;
 int read_exact(struct file *f, void *buf, size_t n, u64 off);
+/* exec.c: the host memory holding the program's pages at their file
+ * offsets (a reference), to map its read-only segments from; NULL when
+ * its file system has none (they are copied then). */
+struct hostmem;
+struct hostmem *exec_file_pages(struct file *f);
 
 /* binfmt_script.c: if the open file is a "#!" script, make its
  * interpreter the file to load: 1 if so, 0 if not a script, -errno. */

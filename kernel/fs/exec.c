@@ -112,6 +112,13 @@ int read_exact(struct file *f, void *buf, size_t n, u64 off)
 	return 0;
 }
 
+struct hostmem *exec_file_pages(struct file *f)
+{
+	int err;
+
+	return f->f_op->get_hostmem ? f->f_op->get_hostmem(f, &err) : NULL;
+}
+
 /* fs/exec.c's do_open_execat: a regular file with execute permission,
  * found through the process's view of the files (its cwd, umk's tmpfs,
  * the host's read-only root: kernel/fs/namei.c). */

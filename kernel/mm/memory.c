@@ -74,7 +74,8 @@ static int copy_private(struct mm_struct *old, struct mm_struct *mm, bool dirty)
  * extents: untouched memory costs nothing), shared objects shared, into
  * the spare file of the last mm dropped if there is one. A VM_DONTCOPY
  * region is left out, a VM_WIPEONFORK one is the child's as zeros
- * (madvise). Copy-on-write would copy less; a later optimisation.
+ * (madvise). Copy-on-write would copy less but cost more on the host (a
+ * fault a page: docs/design.md, "What a process switch and a fork cost").
  */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {

@@ -520,6 +520,12 @@ unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int p
 	return err ? (unsigned long)(long)err : addr;
 }
 
+int add_file_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+		    struct hostmem *obj, u64 off)
+{
+	return add_region(mm, start, end, prot, VMA_IMAGE, obj, off, true, 0);
+}
+
 /* Unmap whatever part of [addr, addr + len) mm has. */
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len)
 {

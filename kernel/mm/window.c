@@ -126,22 +126,11 @@ void mmput(struct mm_struct *mm)
 	mmdrop(mm);
 }
 
-/* Map every region of mm into a window that holds nothing else: 0 or
- * -errno. A PROT_NONE region is reservation already. */
-static int install_all(struct mm_struct *mm)
-{
-	struct vm_area_struct *vma;
-	int err;
-
-	list_for_each_entry(vma, &mm->mmap, list) {
-		if (vma->prot == PROT_NONE)
-			continue;
-		err = install_range(mm, vma, vma->vm_start, vma->vm_end);
-		if (err)
-			return err;
-	}
-	return 0;
-}
+/* What a switch did on the host (the trace's switch_mm line): regions
+ * kept as they were, and host calls made. */
+struct switch_count {
+	int kept, calls;
+};
 
 /* The next region of mm from v on that is mapped (not PROT_NONE). */
 static struct vm_area_struct *next_mapped(struct mm_struct *mm, struct vm_area_struct *v)
@@ -151,58 +140,146 @@ static struct vm_area_struct *next_mapped(struct mm_struct *mm, struct vm_area_s
 	return v;
 }
 
-/* mm's mapped regions over prev's, then what prev had mapped and mm has
- * not cleared: each of prev's mapped regions minus mm's, walking both
- * sorted lists once. PROT_NONE regions are reservation on both sides. */
-static int map_over(struct mm_struct *prev, struct mm_struct *mm)
+/* Does old, a region of the mm in the window, show vma's pages already,
+ * mapped as install_range maps vma? Only a shared object can be in both
+ * mms (private pages are each mm's own file): the same one, at the same
+ * offset for the same address, with the same protection and sharing.
+ * old may be larger than vma (it is then one mapping on the host, still
+ * showing the same pages over vma's range). */
+static bool shows_same(struct vm_area_struct *old, struct vm_area_struct *vma)
+{
+	return vma->shared && old->shared == vma->shared && old->prot == vma->prot &&
+	       old->private_file == vma->private_file && old->vm_start <= vma->vm_start &&
+	       vma->vm_end <= old->vm_end &&
+	       vma_offset(old, vma->vm_start) == vma_offset(vma, vma->vm_start);
+}
+
+/* Clear [s, e) of the window, if not empty: one host call. */
+static int clear_range(unsigned long s, unsigned long e, struct switch_count *n)
+{
+	if (e <= s)
+		return 0;
+	n->calls++;
+	return os_mmap_replace((void *)s, e - s, PROT_NONE);
+}
+
+/* Clear what prev has mapped where mm has nothing mapped: within each gap
+ * between two of mm's mapped regions, one call from the start of prev's
+ * first mapping there to the end of its last (what lies between them is
+ * reservation already), walking both sorted lists once. cs, ce: the range
+ * to clear gathered so far; gap: the end of mm's last mapped region passed,
+ * which the range cannot grow over. */
+static int clear_rest(struct mm_struct *prev, struct mm_struct *mm, struct switch_count *n)
 {
 	struct vm_area_struct *vma, *v;
-	int err = install_all(mm);
+	unsigned long cs = 0, ce = 0, gap = 0;
+	int err;
 
-	if (err)
-		return err;
 	v = next_mapped(mm, list_first_entry(&mm->mmap, struct vm_area_struct, list));
 	list_for_each_entry(vma, &prev->mmap, list) {
 		unsigned long s = vma->vm_start;
 
 		if (vma->prot == PROT_NONE)
 			continue;
-		while (&v->list != &mm->mmap && v->vm_end <= s)
-			v = next_mapped(mm, list_next_entry(v, list));
 		while (s < vma->vm_end) {
 			unsigned long e = vma->vm_end;
 
-			if (&v->list != &mm->mmap && v->vm_start < e) {
-				if (v->vm_start > s) {
-					err = os_mmap_replace((void *)s, v->vm_start - s, PROT_NONE);
-					if (err)
-						return err;
-				}
-				s = min(v->vm_end, vma->vm_end);
-				if (v->vm_end <= vma->vm_end)
-					v = next_mapped(mm, list_next_entry(v, list));
+			while (&v->list != &mm->mmap && v->vm_end <= s) {
+				gap = v->vm_end;
+				v = next_mapped(mm, list_next_entry(v, list));
+			}
+			if (&v->list != &mm->mmap && v->vm_start <= s) {
+				s = min(v->vm_end, e);	/* mm has s mapped */
 				continue;
 			}
-			err = os_mmap_replace((void *)s, e - s, PROT_NONE);
-			if (err)
-				return err;
+			if (&v->list != &mm->mmap && v->vm_start < e)
+				e = v->vm_start;
+			if (ce > cs && gap <= ce) {
+				ce = e;		/* no mapping of mm in between */
+			} else {
+				err = clear_range(cs, ce, n);
+				if (err)
+					return err;
+				cs = s;
+				ce = e;
+			}
 			s = e;
 		}
 	}
-	return 0;
+	return clear_range(cs, ce, n);
+}
+
+/* Map [s, e) of mm, from vma on, if not empty: one host call. */
+static int install_run(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long s,
+		       unsigned long e, struct switch_count *n)
+{
+	if (e <= s)
+		return 0;
+	n->calls++;
+	return install_range(mm, vma, s, e);
+}
+
+/* Map mm's regions into the window but those prev (the mm in it, or NULL
+ * for an empty window) shows the same already (a forked program's code,
+ * its libraries: a file's pages at the same address), which keep their
+ * host mapping and the pages the host has there. Adjacent private regions
+ * with one protection (a program's data and its heap) are one run of
+ * mm's file, mapped in one call. PROT_NONE regions are reservation. */
+static int install_differing(struct mm_struct *prev, struct mm_struct *mm,
+			     struct switch_count *n)
+{
+	struct vm_area_struct *vma, *old = NULL, *run = NULL;
+	unsigned long rs = 0, re = 0;
+	int err;
+
+	if (prev)
+		old = list_first_entry(&prev->mmap, struct vm_area_struct, list);
+	list_for_each_entry(vma, &mm->mmap, list) {
+		if (vma->prot == PROT_NONE)
+			continue;
+		while (old && &old->list != &prev->mmap && old->vm_end <= vma->vm_start)
+			old = list_next_entry(old, list);
+		if (old && &old->list != &prev->mmap && shows_same(old, vma)) {
+			n->kept++;
+			continue;
+		}
+		if (run && !run->shared && !vma->shared && run->prot == vma->prot &&
+		    re == vma->vm_start) {
+			re = vma->vm_end;
+			continue;
+		}
+		err = install_run(mm, run, rs, re, n);
+		if (err)
+			return err;
+		run = vma;
+		rs = vma->vm_start;
+		re = vma->vm_end;
+	}
+	return install_run(mm, run, rs, re, n);
+}
+
+/* mm over prev in the window: mm's regions that differ, then what prev had
+ * mapped and mm has not is cleared. */
+static int map_over(struct mm_struct *prev, struct mm_struct *mm, struct switch_count *n)
+{
+	int err = install_differing(prev, mm, n);
+
+	return err ? err : clear_rest(prev, mm, n);
 }
 
 /*
  * Put mm in the window (arch/x86/mm/tlb.c's switch_mm_irqs_off). Its
- * regions are mapped over the old mm's, then what the old mm had where mm
- * has nothing is cleared: two processes with the same layout (a fork) cost
- * one host call per region. If the host runs out of mappings meanwhile
- * (the two layouts interleave near vm.max_map_count), the window is
- * emptied and mm mapped afresh.
+ * regions are mapped over the old mm's, but those the old mm shows the
+ * same already, then what the old mm had where mm has nothing is cleared:
+ * two processes with the same layout (a fork) cost one host call per
+ * region that is not a file's code or data both map. If the host runs out
+ * of mappings meanwhile (the two layouts interleave near
+ * vm.max_map_count), the window is emptied and mm mapped afresh.
  */
 bool switch_mm(struct mm_struct *mm)
 {
 	struct mm_struct *prev = loaded_mm ? loaded_mm : dead_mm;
+	struct switch_count n = { 0, 0 };
 	int err;
 
 	if (mm == loaded_mm)
@@ -211,17 +288,19 @@ bool switch_mm(struct mm_struct *mm)
 	if (!mm) {
 		reset_window();
 	} else {
-		err = prev ? map_over(prev, mm) : install_all(mm);
+		err = prev ? map_over(prev, mm, &n) : install_differing(NULL, mm, &n);
 		if (err) {
 			reset_window();
-			err = install_all(mm);
+			n.kept = 0;
+			n.calls += 2;
+			err = install_differing(NULL, mm, &n);
 			if (err)
 				panic("switch_mm: cannot map the address space of mm %u: %d",
 				      mm->id, err);
 		}
 		trace_with(TR_TASK, &(struct trace_fields){ .what = "switch_mm" },
-			   "switch_mm mm %u -> mm %u (%d regions)", prev ? prev->id : 0, mm->id,
-			   mm->map_count);
+			   "switch_mm mm %u -> mm %u (%d regions, %d kept, %d host calls)",
+			   prev ? prev->id : 0, mm->id, mm->map_count, n.kept, n.calls);
 	}
 	if (dead_mm) {
 		mmdrop(dead_mm);

@@ -10,8 +10,9 @@
  * (tests/elf_loader.bats). binfmt_elf.c is linked as it is: the program
  * file is the input buffer, which read_exact below reads as exec.c's reads
  * the host file; mm_map, mm_unmap and mm_protect keep a list of fake
- * regions, and the other kernel functions it calls are stubs that must not
- * be reached.
+ * regions, add_file_region checks that a segment's file pages are inside
+ * them and the file, and the other kernel functions it calls are stubs
+ * that must not be reached.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 
 #include <umk/errno.h>
 #include <umk/kernel.h>
+#include <umk/mm.h>
 #include <umk/os.h>
 #include <umk/ptrace.h>
 #include <umk/vdso.h>
@@ -92,6 +94,37 @@ int read_exact(struct file *f, void *buf, size_t n, u64 off)
 		return 0;
 	}
 	memcpy(buf, input + off, n);
+	return 0;
+}
+
+/*
+ * The program file as a file whose pages can be mapped (hostfs's): one
+ * object, whose references are counted, and add_file_region checks that
+ * the pages it is asked to map are whole pages of the file inside the
+ * image's regions. A reference left at the end of a check is a leak.
+ */
+static struct hostmem file_obj;
+
+struct hostmem *exec_file_pages(struct file *f)
+{
+	return hostmem_get(&file_obj);
+}
+
+void hostmem_put(struct hostmem *h)
+{
+	if (h && (h != &file_obj || h->count <= 0))
+		abort();
+	if (h)
+		h->count--;
+}
+
+int add_file_region(struct mm_struct *mm, unsigned long start, unsigned long end, int prot,
+		    struct hostmem *obj, u64 off)
+{
+	if (obj != &file_obj || ((start | end | off) & (PAGE_SIZE - 1)) || start >= end ||
+	    !covered(start, end) || off >= input_size || end - start > ALIGN(input_size, PAGE_SIZE) - off)
+		abort();
+	hostmem_put(obj);
 	return 0;
 }
 
@@ -205,6 +238,8 @@ static int check(const uint8_t *data, size_t size)
 	kfree(bprm.elf_interp);
 	if (err && !why[0])
 		abort();	/* every failure says why */
+	if (file_obj.count)
+		abort();	/* a reference to the file's pages leaked */
 	return err;
 }
 
