@@ -46,6 +46,16 @@ load helper
 	assert_line 'io_getevents(min_nr 2, nr 4, 50 ms: one event there) = 1'
 }
 
+@test "io_pgetevents's signal mask lets a pending signal in, whose handler ends the wait with EINTR, and comes back after it" {
+	same_as_native $H/aio pgetevents
+	assert_line 'io_pgetevents(sigsetsize 4) = -1 EINVAL'
+	assert_line 'io_pgetevents(a bad aio_sigset pointer) = -1 EFAULT'
+	assert_line 'io_pgetevents(a mask unblocking SIGUSR1, which is pending) = -1 EINTR'
+	assert_line 'handler ran: yes'
+	assert_line 'SIGUSR1 blocked again after it: yes'
+	assert_line 'io_pgetevents(the mask, an event ready) = 1'
+}
+
 @test "IOCB_CMD_POLL completes when the pipe becomes ready, and io_cancel of a waiting poll is EINPROGRESS with its event in the ring" {
 	same_as_native $H/aio poll
 	assert_line 'io_getevents: nothing yet = 0'
