@@ -133,14 +133,14 @@ io_setup(13), past fs.aio-max-nr alone = -1 EAGAIN'
 }
 
 @test "Debian's libaio works, and answers a zero-timeout io_getevents on an empty ring from the ring's header, without the call" {
-	[[ -x build/dyn/libaio ]] || skip "no build/dyn/libaio (make installs libaio-dev)"
-	same_as_native build/dyn/libaio
+	[[ -x $B/dyn/libaio ]] || skip "no $B/dyn/libaio (make installs libaio-dev)"
+	same_as_native $B/dyn/libaio
 	assert_output 'io_getevents on an empty ring, zero timeout: 0
 io_getevents: 2
   the write: res 5
   the read: res 5
 read back: hello'
-	umk --trace build/dyn/libaio
+	umk --trace $B/dyn/libaio
 	[[ $(untimed "$stderr" | grep -c 'enter io_getevents') -eq 1 ]] ||
 		fail "libaio made the zero-timeout io_getevents call: $(untimed "$stderr" | grep io_getevents)"
 }
