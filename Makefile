@@ -161,7 +161,7 @@ UNIT_TESTS := $(addprefix $(BUILD)/tests/,restart_decision nosud timerqueue vma_
 	pid elf_replay vsprintf hidefsgsbase.so host_socket)
 
 DYN := $(BUILD)/dyn
-DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp $(DYN)/leak
+DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp $(DYN)/leak $(DYN)/libaio
 
 .PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps fuzz-coverage shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(UNIT_TESTS) $(ELF_SEEDS)/.stamp $(GDB_CONSTANTS) $(DYN_PROGS)
@@ -179,7 +179,8 @@ $(BUILD)/umk-eintr: harness/umk-eintr/umk-eintr.py | $(BUILD)/harness
 # musl), for the dynamic loader's tests: needlib finds libumkdyn.so beside
 # it; badinterp names a PT_INTERP that does not exist; leak is valgrind's
 # patient (tests/valgrind.bats), built without optimisation so that its
-# lost block and its uninitialized read stay.
+# lost block and its uninitialized read stay; libaio uses Debian's libaio
+# (tests/aio.bats).
 $(DYN):
 	$(Q)mkdir -p $@
 
@@ -199,6 +200,10 @@ $(DYN)/badinterp: harness/progs/dyn/needlib.c $(DYN)/libumkdyn.so | $(DYN)
 $(DYN)/leak: harness/progs/dyn/leak.c | $(DYN)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O0 -g -o $@ $<
+
+$(DYN)/libaio: harness/progs/dyn/libaio.c | $(DYN) deps
+	@echo "  CC      $@"
+	$(Q)$(CC) -O1 -o $@ $< -laio
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)
@@ -348,7 +353,8 @@ $(BUILD)/kernel $(BUILD)/arch $(BUILD)/harness $(BUILD)/tests $(BUILD)/gdb/umk $
 DEPS := musl-gcc:musl-tools bats:bats /usr/lib/bats/bats-assert/load.bash:bats-assert \
 	/usr/lib/bats/bats-support/load.bash:bats-support gdb:gdb strace:strace \
 	xmllint:libxml2-utils python3:python3 \
-	/usr/share/doc/busybox-static:busybox-static tmux:tmux valgrind:valgrind
+	/usr/share/doc/busybox-static:busybox-static tmux:tmux valgrind:valgrind \
+	/usr/include/libaio.h:libaio-dev
 deps:
 	@for d in $(DEPS); do \
 	  c=$${d%%:*}; p=$${d##*:}; \

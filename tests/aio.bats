@@ -46,6 +46,16 @@ load helper
 	assert_line 'io_getevents(min_nr 2, nr 4, 50 ms: one event there) = 1'
 }
 
+@test "io_pgetevents's signal mask lets a pending signal in, whose handler ends the wait with EINTR, and comes back after it" {
+	same_as_native $H/aio pgetevents
+	assert_line 'io_pgetevents(sigsetsize 4) = -1 EINVAL'
+	assert_line 'io_pgetevents(a bad aio_sigset pointer) = -1 EFAULT'
+	assert_line 'io_pgetevents(a mask unblocking SIGUSR1, which is pending) = -1 EINTR'
+	assert_line 'handler ran: yes'
+	assert_line 'SIGUSR1 blocked again after it: yes'
+	assert_line 'io_pgetevents(the mask, an event ready) = 1'
+}
+
 @test "IOCB_CMD_POLL completes when the pipe becomes ready, and io_cancel of a waiting poll is EINPROGRESS with its event in the ring" {
 	same_as_native $H/aio poll
 	assert_line 'io_getevents: nothing yet = 0'
@@ -120,4 +130,17 @@ io_setup(13), past fs.aio-max-nr alone = -1 EAGAIN'
 	trace_has 'exit io_submit = 3'
 	trace_has 'enter io_getevents\(0x[0-9a-f]+, 0, 4, 0x[0-9a-f]+, \{0, 0\}\)'
 	trace_has 'exit io_destroy = 0'
+}
+
+@test "Debian's libaio works, and answers a zero-timeout io_getevents on an empty ring from the ring's header, without the call" {
+	[[ -x $B/dyn/libaio ]] || skip "no $B/dyn/libaio (make installs libaio-dev)"
+	same_as_native $B/dyn/libaio
+	assert_output 'io_getevents on an empty ring, zero timeout: 0
+io_getevents: 2
+  the write: res 5
+  the read: res 5
+read back: hello'
+	umk --trace $B/dyn/libaio
+	[[ $(untimed "$stderr" | grep -c 'enter io_getevents') -eq 1 ]] ||
+		fail "libaio made the zero-timeout io_getevents call: $(untimed "$stderr" | grep io_getevents)"
 }

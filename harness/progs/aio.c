@@ -12,6 +12,9 @@
  *   ring      events reaped from the ring in user space, as libaio does,
  *             then io_getevents finds none
  *   wait      io_getevents's min_nr, nr and timeout, and EFAULT
+ *   pgetevents io_pgetevents's signal mask: a pending signal it unblocks
+ *             runs its handler and ends the call with EINTR, the mask
+ *             comes back after it; EINVAL for a bad sigsetsize, EFAULT
  *   poll      IOCB_CMD_POLL: ready at once, or completed by a write to the
  *             pipe; io_cancel of a waiting poll and of a completed read
  *   resfd     IOCB_FLAG_RESFD: each completion adds 1 to an eventfd that
@@ -79,7 +82,10 @@ typedef unsigned long aio_context_t;
 
 static long io_setup(unsigned nr, aio_context_t *ctx) { return rsys(SYS_io_setup, nr, ctx); }
 static long io_destroy(aio_context_t ctx) { return rsys(SYS_io_destroy, ctx); }
-static long io_submit(aio_context_t ctx, long nr, struct iocb **v) { return rsys(SYS_io_submit, ctx, nr, v); }
+static long io_submit(aio_context_t ctx, long nr, struct iocb **v)
+{
+	return rsys(SYS_io_submit, ctx, nr, v);
+}
 static long io_cancel(aio_context_t ctx, struct iocb *cb, struct io_event *ev)
 {
 	return rsys(SYS_io_cancel, ctx, cb, ev);
@@ -286,6 +292,59 @@ static void wait_(void)
 	show("io_getevents(min_nr 2, nr 4, 50 ms: one event there)", io_getevents(ctx, 2, 4, ev, &ts));
 	printf("it waited for the second: %s\n", now_ms() - t0 >= 45 ? "yes" : "no");
 	show("io_getevents(min_nr 0, nr 4, timeout 0)", io_getevents(ctx, 0, 4, ev, &zero_ts));
+	close(fd);
+	io_destroy(ctx);
+}
+
+/* ---- pgetevents ---- */
+
+struct aio_sigset {
+	const unsigned long *sigmask;
+	size_t sigsetsize;
+};
+
+static volatile int usr1_seen;
+
+static void on_usr1(int sig)
+{
+	usr1_seen = 1;
+}
+
+static void pgetevents(void)
+{
+	aio_context_t ctx = setup(8);
+	unsigned long none = 0;
+	struct aio_sigset unblock = { &none, 8 }, badsize = { &none, 4 }, badmask = { (void *)8, 8 };
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct io_event ev[1];
+	sigset_t set, old;
+	int fd = temp_file();
+	struct iocb cb;
+	char buf[1];
+
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	raise(SIGUSR1);
+	show("io_pgetevents(sigsetsize 4)", rsys(SYS_io_pgetevents, ctx, 1, 1, ev, NULL, &badsize));
+	show("io_pgetevents(a bad sigmask pointer)",
+	     rsys(SYS_io_pgetevents, ctx, 1, 1, ev, NULL, &badmask));
+	show("io_pgetevents(a bad aio_sigset pointer)",
+	     rsys(SYS_io_pgetevents, ctx, 1, 1, ev, NULL, (void *)8));
+	show("io_pgetevents(no mask, 0 timeout, SIGUSR1 pending and blocked)",
+	     rsys(SYS_io_pgetevents, ctx, 1, 1, ev, &zero_ts, NULL));
+	printf("handler ran: %s\n", usr1_seen ? "yes" : "no");
+	show("io_pgetevents(a mask unblocking SIGUSR1, which is pending)",
+	     rsys(SYS_io_pgetevents, ctx, 1, 1, ev, NULL, &unblock));
+	printf("handler ran: %s\n", usr1_seen ? "yes" : "no");
+	sigprocmask(SIG_SETMASK, NULL, &set);
+	printf("SIGUSR1 blocked again after it: %s\n", sigismember(&set, SIGUSR1) ? "yes" : "no");
+	cb = prep(CMD_PREAD, fd, buf, 1, 0, 800);
+	submit1(ctx, &cb);
+	show("io_pgetevents(the mask, an event ready)",
+	     rsys(SYS_io_pgetevents, ctx, 1, 1, ev, NULL, &unblock));
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fd);
 	io_destroy(ctx);
 }
@@ -635,9 +694,10 @@ static void exit_(void)
 int main(int argc, char **argv)
 {
 	static const struct section section[] = {
-		{ "setup", setup_ }, { "rw", rw }, { "ring", ring_ }, { "wait", wait_ },
-		{ "poll", poll_ }, { "resfd", resfd }, { "errors", errors }, { "eagain", eagain },
-		{ "destroy", destroy }, { "limit", limit }, { "exit", exit_ },
+		{ "setup", setup_ },	 { "rw", rw },		{ "ring", ring_ },
+		{ "wait", wait_ },	 { "pgetevents", pgetevents }, { "poll", poll_ },
+		{ "resfd", resfd },	 { "errors", errors },	{ "eagain", eagain },
+		{ "destroy", destroy }, { "limit", limit },	{ "exit", exit_ },
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -144,12 +144,13 @@ void iocb_complete(struct aio_kiocb *req, long res, bool in_wake)
  * caller, or NULL (Linux's lookup_ioctx). */
 struct kioctx *lookup_ioctx(unsigned long ctx_id)
 {
-	struct aio_ring __user *ring = (struct aio_ring __user *)ctx_id;
+	/* the ring's id, computed as an integer: ctx_id may be 0 */
+	unsigned int __user *uid = (unsigned int __user *)(ctx_id + offsetof(struct aio_ring, id));
 	struct mm_struct *mm = current->mm;
 	struct kioctx *ctx;
 	unsigned int id;
 
-	if (!mm || get_user(id, &ring->id))
+	if (!mm || get_user(id, uid))
 		return NULL;
 	list_for_each_entry(ctx, &mm->ioctx_list, list) {
 		if (ctx->id == id && ctx->user_id == ctx_id) {
