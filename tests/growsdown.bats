@@ -55,3 +55,8 @@ load helper
 	assert_line 'write to a read-only page: SEGV_ACCERR'
 	assert_line 'write where nothing is mapped: SEGV_MAPERR'
 }
+
+@test "a system call writing below the stack grows it, as a fault from the program would" {
+	same_as_native $H/growsdown syscall
+	assert_line 'read 4096 bytes to 512 KiB below the stack pointer = 4096'
+}

@@ -6,11 +6,12 @@
  * region lies within the stack guard gap (256 pages) below or the growth
  * would pass RLIMIT_STACK; mprotect's PROT_GROWSDOWN; the si_code of a
  * fault where nothing is mapped (SEGV_MAPERR) and of one on a page that
- * forbids the access (SEGV_ACCERR).
+ * forbids the access (SEGV_ACCERR); a system call writing below the stack.
  *
- * Sections: recurse, overflow, region, gap, limit, mprotect, sicode.
+ * Sections: recurse, overflow, region, gap, limit, mprotect, sicode, syscall.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -218,6 +219,21 @@ static void mprotect_(void)
 			     MAP_FAILED ? -errno : 0);
 }
 
+/* A system call writing below the stack grows it, as a fault there from
+ * the program would. */
+static void syscall_(void)
+{
+	char *below = (char *)__builtin_frame_address(0) - (512 << 10);
+	int fd = open("/dev/zero", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		die("open /dev/zero: %s", errno_name(errno));
+	n = read(fd, below, 4096);
+	show("read 4096 bytes to 512 KiB below the stack pointer", n < 0 ? -errno : n);
+	close(fd);
+}
+
 static void sicode(void)
 {
 	char *p = mmap(NULL, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -233,6 +249,7 @@ int main(int argc, char **argv)
 	static const struct section section[] = {
 		{ "recurse", recurse_ }, { "overflow", overflow }, { "region", region },
 		{ "gap", gap }, { "limit", limit }, { "mprotect", mprotect_ }, { "sicode", sicode },
+		{ "syscall", syscall_ },
 	};
 
 	return run_sections("growsdown", section, sizeof(section) / sizeof(section[0]), argc, argv);
