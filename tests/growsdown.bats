@@ -55,3 +55,15 @@ load helper
 	assert_line 'write to a read-only page: SEGV_ACCERR'
 	assert_line 'write where nothing is mapped: SEGV_MAPERR'
 }
+
+@test "a system call writing below the stack grows it, as a fault from the program would" {
+	same_as_native $H/growsdown syscall
+	assert_line 'read 4096 bytes to 512 KiB below the stack pointer = 4096'
+}
+
+@test "mmap without MAP_FIXED places nothing within the guard gap below a MAP_GROWSDOWN region" {
+	same_as_native $H/growsdown placement
+	assert_line 'a hint 2 pages below it is not taken: yes'
+	assert_line 'mmap picks no page within 256 pages below it: yes'
+	assert_line 'touch 200 pages below: ok'
+}

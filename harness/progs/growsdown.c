@@ -4,13 +4,16 @@
  * beyond it the program gets SIGSEGV with SEGV_MAPERR; a MAP_GROWSDOWN
  * region grows when the page below it is touched, unless an accessible
  * region lies within the stack guard gap (256 pages) below or the growth
- * would pass RLIMIT_STACK; mprotect's PROT_GROWSDOWN; the si_code of a
+ * would pass RLIMIT_STACK, and mmap places nothing within that gap;
+ * mprotect's PROT_GROWSDOWN; the si_code of a
  * fault where nothing is mapped (SEGV_MAPERR) and of one on a page that
- * forbids the access (SEGV_ACCERR).
+ * forbids the access (SEGV_ACCERR); a system call writing below the stack.
  *
- * Sections: recurse, overflow, region, gap, limit, mprotect, sicode.
+ * Sections: recurse, overflow, region, gap, limit, mprotect, sicode, syscall,
+ * placement.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -189,6 +192,22 @@ static void gap(void)
 	printf("the region starts %ld page(s) lower\n", pages_below(g));
 }
 
+/* mmap without MAP_FIXED leaves the guard gap below a region that grows
+ * down, at a hint as in a free range it picks. */
+static void placement(void)
+{
+	char *top = free_area(2048) - 64 * PAGE, *g = growsdown_at(top);
+	char *hinted = mmap(g - 2 * PAGE, PAGE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *picked = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	printf("a hint 2 pages below it is not taken: %s\n", hinted != g - 2 * PAGE ? "yes" : "no");
+	printf("mmap picks no page within 256 pages below it: %s\n",
+	       picked >= g || picked + PAGE <= g - 256 * PAGE ? "yes" : "no");
+	catch_segv();
+	printf("touch 200 pages below: %s\n", touch(g - 200 * PAGE));
+}
+
 static void limit(void)
 {
 	char *g = growsdown_at(free_area(1024) - 128 * PAGE);
@@ -218,6 +237,21 @@ static void mprotect_(void)
 			     MAP_FAILED ? -errno : 0);
 }
 
+/* A system call writing below the stack grows it, as a fault there from
+ * the program would. */
+static void syscall_(void)
+{
+	char *below = (char *)__builtin_frame_address(0) - (512 << 10);
+	int fd = open("/dev/zero", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		die("open /dev/zero: %s", errno_name(errno));
+	n = read(fd, below, 4096);
+	show("read 4096 bytes to 512 KiB below the stack pointer", n < 0 ? -errno : n);
+	close(fd);
+}
+
 static void sicode(void)
 {
 	char *p = mmap(NULL, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -233,6 +267,7 @@ int main(int argc, char **argv)
 	static const struct section section[] = {
 		{ "recurse", recurse_ }, { "overflow", overflow }, { "region", region },
 		{ "gap", gap }, { "limit", limit }, { "mprotect", mprotect_ }, { "sicode", sicode },
+		{ "syscall", syscall_ }, { "placement", placement },
 	};
 
 	return run_sections("growsdown", section, sizeof(section) / sizeof(section[0]), argc, argv);

@@ -131,16 +131,30 @@ struct mm_struct {
 	struct list_head ioctx_list;
 };
 
+/* The gap a growing stack keeps below it (Linux's stack_guard_gap: 256
+ * pages, the stack_guard_gap= boot default). */
+#define STACK_GUARD_GAP (256UL * PAGE_SIZE)
+/* Where the free range below vma must end (Linux's vm_start_gap): its
+ * start, less the guard gap for a region that grows down. */
+static inline unsigned long vm_start_gap(const struct vm_area_struct *vma)
+{
+	if (!(vma->vm_flags & VM_GROWSDOWN))
+		return vma->vm_start;
+	return vma->vm_start > STACK_GUARD_GAP ? vma->vm_start - STACK_GUARD_GAP : 0;
+}
+
 /* The tree of mm's regions (kernel/mm/vma_tree.c), kept beside mm->mmap by
  * kernel/mm/mm.c: O(log n) each. A region is inserted and erased while its
- * start is the one it is found by; after its vm_end changed (within its
- * neighbours), vma_tree_update recomputes what its ancestors know of it. */
+ * start is the one it is found by; after its vm_end or its VM_GROWSDOWN
+ * changed (within its neighbours), vma_tree_update recomputes what its
+ * ancestors know of it. */
 void vma_tree_insert(struct mm_struct *mm, struct vm_area_struct *vma);
 void vma_tree_erase(struct mm_struct *mm, struct vm_area_struct *vma);
 void vma_tree_update(struct mm_struct *mm, struct vm_area_struct *vma);
 /* The first region that ends above addr, or NULL. */
 struct vm_area_struct *vma_tree_above(struct mm_struct *mm, unsigned long addr);
-/* The highest start of a free range of len bytes within [low, top), or 0. */
+/* The highest start of a free range of len bytes within [low, top), or 0:
+ * one that ends at the vm_start_gap of the region above it. */
 unsigned long vma_tree_gap(struct mm_struct *mm, unsigned long low, size_t len,
 			   unsigned long top);
 
@@ -217,9 +231,6 @@ int mm_init(void);
 unsigned long mm_map(struct mm_struct *mm, unsigned long addr, size_t len, int prot,
 		     bool fixed, enum vma_kind kind);
 int mm_unmap(struct mm_struct *mm, unsigned long addr, size_t len);
-/* The gap a growing stack keeps below it (Linux's stack_guard_gap: 256
- * pages, the stack_guard_gap= boot default). */
-#define STACK_GUARD_GAP (256UL * PAGE_SIZE)
 /* Grow vma, a VM_GROWSDOWN region, down to address (Linux's
  * expand_downwards): 0, or -errno with nothing changed. vma may be freed
  * (merged into the new part). */

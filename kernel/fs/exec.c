@@ -335,13 +335,16 @@ static int setup_arg_pages(struct linux_binprm *bprm)
 	unsigned long used = bprm->strings_len + (bprm->argc + bprm->envc + 4) * sizeof(void *);
 	unsigned long size = ALIGN(used + 2 * PAGE_SIZE, PAGE_SIZE) + STACK_EXPAND;
 	unsigned long top = STACK_TOP, base, gap;
+	struct vm_area_struct *vma;
 
 	size = min(size, bprm->stack_size);
 	base = mm_map(mm, top - size, size, PROT_READ | PROT_WRITE, true, VMA_STACK);
 	if (IS_ERR_VALUE(base))
 		return exec_fail(-ENOMEM, "cannot map the %lu KiB stack", size >> 10);
 	/* alone at the top of a new mm: nothing to merge with */
-	vma_above(mm, base)->vm_flags |= VM_GROWSDOWN;
+	vma = vma_above(mm, base);
+	vma->vm_flags |= VM_GROWSDOWN;
+	vma_tree_update(mm, vma);
 	gap = min(max(rlimit(RLIMIT_STACK), 128UL << 20), (TASK_SIZE - USER_WINDOW_START) / 6 * 5);
 	mm->mmap_base = ALIGN_DOWN(top - gap - (1UL << 20), PAGE_SIZE);
 	bprm->stack_base = base;

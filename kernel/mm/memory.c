@@ -212,15 +212,25 @@ size_t access_process_vm_write(struct task_struct *tsk, unsigned long addr, cons
 }
 
 /* Kernel threads (no mm) own no user memory. Low addresses are never in a
- * region: the host refuses to map below vm.mmap_min_addr. */
+ * region: the host refuses to map below vm.mmap_min_addr. A range that
+ * starts below a stack grows it first, as Linux's fault on that address
+ * from kernel mode would (a buffer on the stack the program has not yet
+ * touched, handed to read). */
 bool access_ok(const void __user *addr, size_t size)
 {
 	unsigned long start = (unsigned long)addr;
 	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
 
 	if (!size)
 		return true;
 	if (!mm || start + size < start)
+		return false;
+	if (range_covered(mm, start, start + size))
+		return true;
+	vma = vma_above(mm, start);
+	if (&vma->list == &mm->mmap || start >= vma->vm_start ||
+	    expand_downwards(mm, vma, start))
 		return false;
 	return range_covered(mm, start, start + size);
 }

@@ -479,7 +479,8 @@ int expand_downwards(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 /*
  * A free range of len bytes for a mapping without MAP_FIXED (mm/mmap.c's
  * get_unmapped_area): at the hint if it is free, else the highest gap
- * below mm->mmap_base, as Linux's top-down allocator. 0 when none.
+ * below mm->mmap_base, as Linux's top-down allocator; neither within the
+ * stack guard gap below a region that grows down. 0 when none.
  */
 unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t len)
 {
@@ -487,8 +488,13 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, size_t
 
 	hint &= PAGE_MASK;
 	if (hint >= USER_WINDOW_START && hint <= TASK_SIZE - len &&
-	    !range_intersects(mm, hint, hint + len))
-		return hint;
+	    !range_intersects(mm, hint, hint + len)) {
+		struct vm_area_struct *next = vma_above(mm, hint);
+
+		/* nor within the guard gap of a stack above it */
+		if (&next->list == &mm->mmap || hint + len <= vm_start_gap(next))
+			return hint;
+	}
 	return vma_tree_gap(mm, USER_WINDOW_START, len, top);
 }
 

@@ -14,10 +14,12 @@
  *
  * Every node also describes its subtree, the regions vma_first..vma_last
  * that it covers in address order (vma_pull):
- *   - subtree_start, the first region's vm_start;
+ *   - subtree_start, the first region's vm_start_gap (its start, less the
+ *     stack guard gap below a region that grows down);
  *   - subtree_end, the last region's vm_end;
  *   - subtree_gap, the largest free range between two consecutive
- *     regions of the subtree (0 for one region).
+ *     regions of the subtree, up to the upper one's vm_start_gap (0 for
+ *     one region).
  * These depend on the subtree alone, so a node whose vm_end changes only
  * needs its ancestors recomputed (vma_tree_update).
  *
@@ -38,19 +40,26 @@ static unsigned long next_priority(void)
 	return z ^ (z >> 31);
 }
 
+/* The free range from end up to start: none when a guard gap reaches
+ * below end. */
+static unsigned long span(unsigned long start, unsigned long end)
+{
+	return start > end ? start - end : 0;
+}
+
 /* Recompute n's subtree fields from its own range and its children's. */
 static void vma_pull(struct vm_area_struct *n)
 {
 	struct vm_area_struct *l = n->rb_left, *r = n->rb_right;
 	unsigned long gap = 0;
 
-	n->subtree_start = l ? l->subtree_start : n->vm_start;
+	n->subtree_start = l ? l->subtree_start : vm_start_gap(n);
 	n->subtree_end = r ? r->subtree_end : n->vm_end;
 	if (l)
-		gap = max(l->subtree_gap, n->vm_start - l->subtree_end);
+		gap = max(l->subtree_gap, span(vm_start_gap(n), l->subtree_end));
 	if (r) {
 		gap = max(gap, r->subtree_gap);
-		gap = max(gap, r->subtree_start - n->vm_end);
+		gap = max(gap, span(r->subtree_start, n->vm_end));
 	}
 	n->subtree_gap = gap;
 }
@@ -177,7 +186,7 @@ static unsigned long highest_gap(struct vm_area_struct *t, unsigned long prev_en
 
 	if (!t)
 		return 0;
-	if (t->subtree_gap < len && t->subtree_start - prev_end < len)
+	if (t->subtree_gap < len && span(t->subtree_start, prev_end) < len)
 		return 0;
 	if (t->subtree_start >= top)
 		return top > prev_end && top - prev_end >= len ? top - len : 0;
@@ -185,7 +194,7 @@ static unsigned long highest_gap(struct vm_area_struct *t, unsigned long prev_en
 	if (found)
 		return found;
 	pred_end = t->rb_left ? t->rb_left->subtree_end : prev_end;
-	gap_end = min(t->vm_start, top);
+	gap_end = min(vm_start_gap(t), top);
 	if (gap_end > pred_end && gap_end - pred_end >= len)
 		return gap_end - len;
 	return highest_gap(t->rb_left, prev_end, len, top);
