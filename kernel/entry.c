@@ -93,13 +93,13 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 	vtime_user_exit(current);
 	current->regs = regs;
 	current->orig_ax = -1;
-	if (signo == SIGSEGV && !do_user_addr_fault(addr, &code)) {
+	/* A page fault (not a general protection fault's SI_KERNEL) */
+	if (signo == SIGSEGV && (code == SEGV_MAPERR || code == SEGV_ACCERR) &&
+	    !do_user_addr_fault(addr, &code)) {
 		exit_to_user_mode_loop(regs);	/* the stack grew: run it again */
 		return;
 	}
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
-	if (signo == SIGSEGV)
-		code = user_fault_code(current->mm, addr, code);
 	force_sig_fault(signo, code, addr);
 	exit_to_user_mode_loop(regs);
 }

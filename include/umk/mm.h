@@ -272,9 +272,6 @@ size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf,
  * a file's; into a shared one only if it is writable. */
 size_t access_process_vm_write(struct task_struct *tsk, unsigned long addr, const void *buf,
 			       size_t len);
-/* The si_code of a user SIGSEGV at addr the host reported with host_code:
- * SEGV_MAPERR where mm has no region, SEGV_ACCERR where it has one. */
-int user_fault_code(struct mm_struct *mm, unsigned long addr, int host_code);
 
 /* kernel/fs/exec.c */
 struct linux_binprm;

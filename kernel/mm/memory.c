@@ -235,22 +235,6 @@ bool access_ok(const void __user *addr, size_t size)
 	return range_covered(mm, start, start + size);
 }
 
-/*
- * The si_code of a SIGSEGV the host reported for a user access at addr, as
- * Linux's arch/x86/mm/fault.c decides it: no region there is bad_area()'s
- * SEGV_MAPERR, a region that forbids the access bad_area_access_error()'s
- * SEGV_ACCERR. The host cannot tell them apart: umk reserves the whole
- * user window (kernel/mm/window.c), so every user fault reaches it as
- * ACCERR. Other codes (SI_KERNEL for a general protection fault) stay.
- * Valgrind grows its guest's stack only on MAPERR.
- */
-int user_fault_code(struct mm_struct *mm, unsigned long addr, int host_code)
-{
-	if (host_code != SEGV_MAPERR && host_code != SEGV_ACCERR)
-		return host_code;
-	return mm && find_vma(mm, addr) ? SEGV_ACCERR : SEGV_MAPERR;
-}
-
 unsigned long mm_rss_kib(struct mm_struct *mm)
 {
 	struct stat st;
