@@ -34,16 +34,21 @@ static long tv_us(struct timeval tv)
 	return tv.tv_sec * 1000000 + tv.tv_usec;
 }
 
-/* Spin in user space for ms of wall time: the clock is read through the
- * vDSO, without a system call. */
+/* Spin in user space until the thread's user time has grown by ms (or 20 s
+ * of wall time pass: a kernel that counts none). CPU time, not wall time,
+ * so that a loaded machine cannot make the spin short: between two looks
+ * at getrusage, a million iterations without a system call. */
 static void spin_user_ms(long ms)
 {
-	struct timespec t0, t;
+	double end = now_ms() + 20000;
+	struct rusage r0, r;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	getrusage(RUSAGE_THREAD, &r0);
+	do {
+		for (volatile long i = 0; i < 1000000; i++)
+			;
+		getrusage(RUSAGE_THREAD, &r);
+	} while (tv_ms(r.ru_utime) - tv_ms(r0.ru_utime) < ms && now_ms() < end);
 }
 
 /* Cheap system calls until the process's system time reaches ms, or 20 s
