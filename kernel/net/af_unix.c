@@ -38,8 +38,12 @@
  * messages in flight keep alive, in a cycle, are freed by garbage.c's
  * unix_gc, which every release runs while files are in flight.
  *
- * Departures from Linux: no MSG_OOB (umk is
- * built as Linux without CONFIG_AF_UNIX_OOB), no SO_PEEK_OFF, no SCM_PIDFD.
+ * MSG_OOB on a stream is Linux's CONFIG_AF_UNIX_OOB: one urgent byte, the
+ * mark (oob_skb), read with MSG_OOB or inline (SO_OOBINLINE), SIOCATMARK,
+ * POLLPRI.
+ *
+ * Departures from Linux: no SIGURG for an urgent byte (umk keeps no
+ * F_SETOWN owner), no SO_PEEK_OFF, no SCM_PIDFD.
  * A datagram sender polling a full receiver is woken only when one of its
  * own datagrams is read (Linux relays every read through peer_wait).
  * Buffer accounting counts each message as its length plus a fixed
@@ -320,11 +324,17 @@ static void unix_release_sock(struct unix_sock *u, bool embrion)
 	u->dead = true;
 	skpair = u->peer;
 	u->peer = NULL;
+	u->oob_skb = NULL;
 	wake_up(&u->peer_wait);
 	if (skpair) {
 		if (u->type == SOCK_STREAM || u->type == SOCK_SEQPACKET) {
+			struct sk_buff *skb = skb_peek(u);
+
+			/* an urgent byte read out of band is not unread data */
+			if (skb && skb->consumed == skb->len)
+				skb = skb_peek_next(u, skb);
 			skpair->shutdown = SHUTDOWN_MASK;
-			if (!list_empty(&u->receive_queue) || embrion)
+			if (skb || embrion)
 				skpair->sk_err = ECONNRESET;
 			unix_state_change(skpair);
 		}
@@ -1206,6 +1216,38 @@ static int unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *m, size_t 
 
 /* ---- streams ---- */
 
+/* MSG_OOB's last byte: a message of its own on the peer's queue, which
+ * becomes the peer's urgent mark (oob_skb), replacing an earlier one
+ * (which stays on the queue as ordinary data). Linux's queue_oob; Linux
+ * also sends SIGURG to the peer file's owner (F_SETOWN), which umk does
+ * not keep. */
+static int queue_oob(struct unix_sock *u, struct msghdr *m, struct scm_cookie *scm, bool fds_sent,
+		     int flags)
+{
+	struct unix_sock *other;
+	struct sk_buff *skb;
+	int err;
+
+	skb = unix_alloc_skb(u, 1, flags & MSG_DONTWAIT, &err);
+	if (!skb)
+		return err;
+	unix_scm_to_skb(scm, skb, !fds_sent);
+	if (copy_from_iter(skb->data, 1, &m->msg_iter) != 1) {
+		kfree_skb(skb);
+		return -EFAULT;
+	}
+	other = u->peer;
+	if (!other || other->dead || (other->shutdown & RCV_SHUTDOWN)) {
+		kfree_skb(skb);
+		return -EPIPE;
+	}
+	maybe_add_creds(skb, u, other);
+	other->oob_skb = skb;
+	skb_queue_tail(other, skb);
+	unix_data_ready(other);
+	return 0;
+}
+
 static int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags)
 {
 	struct unix_sock *u = unix_sk(sock), *other;
@@ -1220,8 +1262,11 @@ static int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len
 	if (err)
 		return err;
 	err = -EOPNOTSUPP;
-	if (flags & MSG_OOB)
-		goto out_err;
+	if (flags & MSG_OOB) {
+		if (!len)
+			goto out_err;
+		len--;		/* the last byte goes on its own: queue_oob */
+	}
 	if (m->msg_namelen) {
 		err = u->state == TCP_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
 		goto out_err;
@@ -1259,6 +1304,14 @@ static int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len
 		unix_data_ready(other);
 		sent += size;
 	}
+	if (flags & MSG_OOB) {
+		err = queue_oob(u, m, &scm, fds_sent, flags);
+		if (err == -EPIPE)
+			goto pipe_err;
+		if (err)
+			goto out_err;
+		sent++;
+	}
 	scm_fp_free(scm.fp);
 	return sent;
 pipe_err:
@@ -1292,6 +1345,85 @@ static int unix_stream_data_wait(struct socket *sock, s64 *timeo)
 }
 
 /* Linux's unix_stream_read_generic. */
+static size_t unix_skb_len(const struct sk_buff *skb)
+{
+	return skb->len - skb->consumed;
+}
+
+/* recv(MSG_OOB): the urgent byte, which stays on the queue, read (Linux's
+ * unix_stream_recv_urg). -EINVAL when there is none or it is read inline
+ * (SO_OOBINLINE). */
+static int unix_stream_recv_urg(struct unix_sock *u, struct msghdr *m, int flags)
+{
+	struct sk_buff *oob_skb = u->oob_skb;
+
+	if (u->oobinline || !oob_skb)
+		return -EINVAL;
+	if (!(flags & MSG_PEEK)) {
+		u->oob_skb = NULL;
+		/* an urgent byte read before, left where the mark was */
+		if (oob_skb->list.prev != &u->receive_queue) {
+			struct sk_buff *prev = list_entry(oob_skb->list.prev, struct sk_buff, list);
+
+			if (!unix_skb_len(prev)) {
+				skb_unlink(u, prev);
+				kfree_skb(prev);
+			}
+		}
+	}
+	if (copy_to_iter(oob_skb->data + oob_skb->consumed, 1, &m->msg_iter) != 1)
+		return -EFAULT;
+	if (!(flags & MSG_PEEK))
+		oob_skb->consumed++;
+	m->msg_flags |= MSG_OOB;
+	return 1;
+}
+
+/* An ordinary read meets skb: the one to read from, or NULL to stop there
+ * (Linux's manage_oob). An urgent byte already read out of band is passed
+ * (dropped unless peeking); a read stops at the mark once it has bytes;
+ * at the mark with none, the urgent byte not read out of band is dropped
+ * (read as data with SO_OOBINLINE). *last is where a peek goes on from. */
+static struct sk_buff *manage_oob(struct unix_sock *u, struct sk_buff *skb,
+				  struct sk_buff **last, int flags, size_t copied)
+{
+	if (unix_skb_len(skb) && skb != u->oob_skb)
+		return skb;
+	if (!unix_skb_len(skb)) {
+		struct sk_buff *read_skb = skb;
+
+		if (copied && (!u->oob_skb || skb == u->oob_skb))
+			return NULL;
+		skb = skb_peek_next(u, skb);
+		if (flags & MSG_PEEK) {
+			*last = read_skb;
+		} else {
+			skb_unlink(u, read_skb);
+			kfree_skb(read_skb);
+			*last = skb;
+		}
+		if (!skb)
+			return NULL;
+	}
+	if (skb != u->oob_skb)
+		return skb;
+	if (copied)
+		return NULL;
+	if (!(flags & MSG_PEEK)) {
+		u->oob_skb = NULL;
+		if (!u->oobinline) {
+			skb_unlink(u, skb);
+			kfree_skb(skb);
+			skb = skb_peek(u);
+			*last = skb;
+		}
+	} else if (!u->oobinline) {
+		*last = skb;
+		skb = skb_peek_next(u, skb);
+	}
+	return skb;
+}
+
 static int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags)
 {
 	struct unix_sock *u = unix_sk(sock);
@@ -1306,12 +1438,17 @@ static int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t siz
 	if (u->state != TCP_ESTABLISHED)
 		return -EINVAL;
 	if (flags & MSG_OOB)
-		return -EINVAL;	/* Linux's with CONFIG_AF_UNIX_OOB: no urgent byte */
+		return unix_stream_recv_urg(u, m, flags);
 	do {
 		size_t chunk, skip;
 
 		/* Peeking goes on past the messages already looked at. */
 		skb = (flags & MSG_PEEK) && last ? skb_peek_next(u, last) : skb_peek(u);
+		if (skb) {
+			skb = manage_oob(u, skb, &last, flags, copied);
+			if (!skb && (copied || !size))
+				break;
+		}
 		if (!skb) {
 			if (copied >= target)
 				break;
@@ -1326,7 +1463,7 @@ static int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t siz
 				err = -EAGAIN;
 				break;
 			}
-			if ((flags & MSG_PEEK) && last)
+			if ((flags & MSG_PEEK) && copied)
 				break;	/* what was peeked is what there is */
 			err = unix_stream_data_wait(sock, &timeo);
 			if (err)
@@ -1393,6 +1530,8 @@ static __poll_t unix_poll(struct file *f, struct socket *sock, poll_table *pt)
 		mask |= EPOLLRDHUP | POLLIN | POLLRDNORM;
 	if (!list_empty(&u->receive_queue))
 		mask |= POLLIN | POLLRDNORM;
+	if (u->oob_skb)
+		mask |= POLLPRI;
 	if (u->state == TCP_CLOSE)
 		mask |= POLLHUP;
 	if (unix_writable(u))
@@ -1442,11 +1581,22 @@ static int unix_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 			return -EINVAL;
 		if (u->type == SOCK_STREAM || u->type == SOCK_SEQPACKET) {
 			list_for_each_entry(skb, &u->receive_queue, list)
-				amount += skb->len - skb->consumed;
+				amount += unix_skb_len(skb);
 		} else {
 			skb = skb_peek(u);
 			if (skb)
 				amount = skb->len;
+		}
+		break;
+	case SIOCATMARK:	/* Linux's: the next byte read is the urgent one */
+		if (u->type != SOCK_STREAM)
+			return -EOPNOTSUPP;
+		skb = skb_peek(u);
+		if (skb) {
+			struct sk_buff *next = skb_peek_next(u, skb);
+
+			amount = skb == u->oob_skb ||
+				 (!unix_skb_len(skb) && (!u->oob_skb || next == u->oob_skb));
 		}
 		break;
 	default:
@@ -1484,12 +1634,14 @@ static int unix_setsockopt(struct socket *sock, int level, int optname, const vo
 	case SO_PASSCRED:
 		u->passcred = val != 0;
 		return 0;
+	case SO_OOBINLINE:
+		u->oobinline = val != 0;
+		return 0;
 	case SO_DEBUG:
 	case SO_REUSEADDR:
 	case SO_DONTROUTE:
 	case SO_BROADCAST:
 	case SO_KEEPALIVE:
-	case SO_OOBINLINE:
 	case SO_PRIORITY:
 	case SO_REUSEPORT:
 		u->inert_opts[optname] = optname == SO_PRIORITY ? val : val != 0;
@@ -1532,6 +1684,9 @@ static int unix_getsockopt(struct socket *sock, int level, int optname, void *op
 	case SO_PASSCRED:
 		val = u->passcred;
 		break;
+	case SO_OOBINLINE:
+		val = u->oobinline;
+		break;
 	case SO_ACCEPTCONN:
 		val = u->state == TCP_LISTEN;
 		break;
@@ -1543,7 +1698,6 @@ static int unix_getsockopt(struct socket *sock, int level, int optname, void *op
 	case SO_DONTROUTE:
 	case SO_BROADCAST:
 	case SO_KEEPALIVE:
-	case SO_OOBINLINE:
 	case SO_PRIORITY:
 	case SO_REUSEPORT:
 		val = u->inert_opts[optname];

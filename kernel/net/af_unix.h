@@ -60,6 +60,10 @@ struct unix_sock {
 	size_t wmem_alloc;		/* bytes of its messages not yet read */
 	int sndbuf, rcvbuf;		/* SO_SNDBUF, SO_RCVBUF */
 	bool passcred;			/* SO_PASSCRED */
+	bool oobinline;			/* SO_OOBINLINE (Linux's SOCK_URGINLINE) */
+	/* Stream: the message of one byte that a send with MSG_OOB queued
+	 * last, the urgent mark, until it is read or passed; NULL: none. */
+	struct sk_buff *oob_skb;
 	bool peercred_set;
 	struct ucred peercred;		/* SO_PEERCRED */
 	/* Writers to this socket and connects to it wait here for room. */

@@ -111,6 +111,8 @@ static void scan_inflight(struct unix_sock *x, void (*func)(struct unix_sock *),
 			}
 		}
 		if (hit && hitlist) {
+			if (x->oob_skb == skb)
+				x->oob_skb = NULL;
 			skb_unlink(x, skb);
 			list_add_tail(&skb->list, hitlist);
 		}
