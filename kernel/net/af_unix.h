@@ -82,6 +82,22 @@ struct unix_sock {
 	bool gc_maybe_cycle;		/* and none from outside the candidates yet */
 };
 
+/* scm.c: sendmsg's control messages, parsed (Linux's scm_cookie). */
+struct scm_cookie {
+	struct scm_fp_list *fp;
+	bool has_creds;
+	struct ucred creds;
+};
+
+/* The control messages of m (in kernel memory) into scm: 0, or -EINVAL,
+ * -EBADF, -EPERM with nothing held. */
+int scm_send(struct msghdr *m, struct scm_cookie *scm);
+/* fpl's files into the receiver's fd table and an SCM_RIGHTS message;
+ * frees fpl. */
+int scm_detach_fds(struct msghdr *m, struct scm_fp_list *fpl, int flags);
+struct scm_fp_list *scm_fp_dup(const struct scm_fp_list *fpl);
+void scm_fp_free(struct scm_fp_list *fpl);
+
 /* af_unix.c: take skb off u's receive queue; drop a message: its files,
  * its request's socket, and its charge on the sender, who may now write
  * again (Linux's sock_wfree). */
