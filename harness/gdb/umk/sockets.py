@@ -68,6 +68,8 @@ def describe_unix(sock):
                                                       "" if int(u["qlen"]) == 1 else "s")
     if files:
         queue += " (%d file%s in flight)" % (files, "" if files == 1 else "s")
+    if int(u["oob_skb"]):
+        queue += ", an urgent byte (MSG_OOB) at the mark"
     return "%s, local %s, peer %s, %s, send buffer %d used (inode %d)" % (
         state_name(int(u["state"])), unix_address(u["addr"]), peer_name, queue,
         ulong(u["wmem_alloc"]), ulong(u["ino"]))
@@ -166,7 +168,7 @@ local and peer addresses (a path, @name for an abstract name, - when none,
 "unbound" for a peer without a name) and what is queued: for AF_UNIX, the
 bytes not yet read on its receive queue and in how many messages (for a
 listener, the connections to accept), the files in flight there
-(SCM_RIGHTS), and how much of its send buffer its messages unread by
+(SCM_RIGHTS), an urgent byte (MSG_OOB) not yet read, and how much of its send buffer its messages unread by
 the peer take (wmem_alloc: their bytes and a fixed overhead each); for
 AF_INET and AF_INET6, which are host sockets, what the host's /proc/net
 says of the host fd umk holds: state, addresses, bytes to read and
