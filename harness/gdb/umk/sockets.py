@@ -4,7 +4,7 @@ Each fd whose file is a socket (f_op->name "socket", private_data its
 struct socket) gets one line: its family and type (sock->ops->family,
 sock->type), its state, its local and peer addresses and the bytes queued
 on it. An AF_UNIX socket is read from its struct unix_sock
-(kernel/net/af_unix.c): u->state, u->addr and u->peer->addr, and the bytes
+(kernel/net/af_unix.h): u->state, u->addr and u->peer->addr, and the bytes
 of its receive_queue not yet read, with the files in flight there; an
 AF_INET or AF_INET6 socket is the host's (kernel/net/af_inet_host.c), so
 its line comes from the host: the host fd umk holds, found in umk's own
