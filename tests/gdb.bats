@@ -380,7 +380,7 @@ section() {
 	assert_line --regexp '^  fd 3: AF_UNIX SOCK_STREAM, TCP_LISTEN, local /tmp/sockwait-1, peer -, 1 connection to accept, send buffer 0 used \(inode [0-9]+\)$'
 	assert_line --regexp '^  fd 4: AF_UNIX SOCK_STREAM, TCP_ESTABLISHED, local -, peer /tmp/sockwait-1, 0 bytes to read in 0 messages, send buffer [1-9][0-9]* used '
 	assert_line --regexp '^  fd 5: AF_UNIX SOCK_DGRAM, TCP_CLOSE, local @sockwait-1, peer -, 0 bytes to read in 0 messages, send buffer 0 used '
-	assert_line --regexp '^  fd 7: AF_UNIX SOCK_STREAM, TCP_ESTABLISHED, local -, peer unbound, 4 bytes to read in 2 messages \(1 file in flight\), '
+	assert_line --regexp '^  fd 7: AF_UNIX SOCK_STREAM, TCP_ESTABLISHED, local -, peer unbound, 5 bytes to read in 3 messages \(1 file in flight\), an urgent byte \(MSG_OOB\) at the mark, '
 	assert_line --regexp '^  fd 8: AF_INET SOCK_STREAM, TCP_LISTEN, local 127\.0\.0\.1:([0-9]+), peer 0\.0\.0\.0:0, 0 bytes to read, 0 bytes unsent \(host fd [0-9]+\)$'
 	assert_line --regexp '^  fd 10: AF_INET SOCK_STREAM, TCP_ESTABLISHED, local 127\.0\.0\.1:[0-9]+, peer 127\.0\.0\.1:[0-9]+, 4 bytes to read, 0 bytes unsent \(host fd [0-9]+\)$'
 	# the listener's port is the one the accepted socket has

@@ -72,6 +72,19 @@ load helper
 	assert_line 'sendmsg(SCM_RIGHTS bad fd) = -1 EBADF'
 }
 
+@test "unix sockets: MSG_OOB sends one urgent byte: the mark, SIOCATMARK, POLLPRI, SO_OOBINLINE" {
+	same_as_native $H/unixsock oob
+	assert_line 'poll: POLLIN 1 POLLPRI 1'
+	assert_line "recv 64 (stops at the mark) = 4 'hell'"
+	assert_line "recv OOB = 1 'o' MSG_OOB"
+	assert_line 'recv OOB (again) = -1 EINVAL'
+	assert_line "recv 64 (at the mark) = 2 'cd'"
+	assert_line "recv OOB = 1 'y' MSG_OOB"
+	assert_line 'recv OOB (inline) = -1 EINVAL'
+	assert_line 'send(nothing, MSG_OOB) = -1 EOPNOTSUPP'
+	assert_line 'send(dgram, MSG_OOB) = -1 EOPNOTSUPP'
+}
+
 @test "unix sockets: the garbage collector frees sockets kept alive only by each other's messages in flight" {
 	same_as_native $H/unixsock gc
 	assert_line 'sent over itself, closed: 0 of 2 listed after gc'

@@ -3,7 +3,7 @@
  * stream socket pair, between 2 threads or 2 processes (fork): ns per round
  * trip; each byte comes back incremented.
  *
- *   unix   socketpair(AF_UNIX, SOCK_STREAM): under umk, kernel/net/af_unix.c
+ *   unix   socketpair(AF_UNIX, SOCK_STREAM): under umk, kernel/net/af_unix_msg.c
  *          end to end, no host call on the way
  *   tcp    a TCP connection on 127.0.0.1 (the port chosen by binding to
  *          port 0, TCP_NODELAY on both ends): under umk each leg is a host

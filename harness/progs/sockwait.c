@@ -7,8 +7,9 @@
  *        one connection not yet accepted
  * fd 4   its client, connected, 5 bytes ("hello") sent and not read
  * fd 5   AF_UNIX SOCK_DGRAM bound to the abstract name @sockwait-PID
- * fd 6/7 a SOCK_STREAM socketpair: fd 7 holds 3 bytes ("abc") and, in an
- *        SCM_RIGHTS message of 1 byte, fd 5 in flight
+ * fd 6/7 a SOCK_STREAM socketpair: fd 7 holds 3 bytes ("abc"), an
+ *        SCM_RIGHTS message of 1 byte with fd 5 in flight, and an urgent
+ *        byte ("!", MSG_OOB)
  * fd 8   AF_INET SOCK_STREAM listener on 127.0.0.1 (the port chosen by
  *        the kernel)
  * fd 9   its client, connected, 4 bytes ("ping") sent
@@ -83,6 +84,8 @@ int main(void)
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) || pair[0] != 6 || write(6, "abc", 3) != 3)
 		die("fds 6, 7: %s", errno_name(errno));
 	send_fd(6, 5);
+	if (send(6, "!", 1, MSG_OOB) != 1)
+		die("send(MSG_OOB): %s", errno_name(errno));
 	if (socket(AF_INET, SOCK_STREAM, 0) == 8) {
 		if (bind(8, (struct sockaddr *)&in, inlen) || listen(8, 4) ||
 		    getsockname(8, (struct sockaddr *)&in, &inlen))

@@ -27,6 +27,10 @@
  *   bulk      1 MiB through a stream socketpair to a child: blocking
  *             writer and reader wake each other
  *   proc      /proc/self/fd/N and /proc/net/unix
+ *   oob       MSG_OOB on a stream (Linux's CONFIG_AF_UNIX_OOB): the urgent
+ *             byte, the mark a read stops at, SIOCATMARK, POLLPRI, a
+ *             second urgent byte, one passed unread, SO_OOBINLINE, peeks,
+ *             the errors
  *   gc        sockets in flight: one sent over itself, two sent over each
  *             other, a listener's unaccepted connection sent to it, then
  *             closed: the garbage collector, run by the next release of a
@@ -1026,6 +1030,104 @@ static void case_proc(void)
 	close(fd);
 }
 
+/* ---- oob ---- */
+
+/* recvmsg of up to n bytes with flags: the bytes, and whether msg_flags
+ * says MSG_OOB. */
+static void recv_oob(const char *what, int fd, size_t n, int flags)
+{
+	char buf[64] = "";
+	struct iovec iov = { buf, n };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	long r = rsys(SYS_recvmsg, fd, &m, flags);
+
+	if (r >= 0)
+		printf("%s = %ld '%.*s'%s\n", what, r, (int)r, buf,
+		       m.msg_flags & MSG_OOB ? " MSG_OOB" : "");
+	else
+		show(what, r);
+}
+
+static void show_mark(int fd)
+{
+	int at = -1;
+	long r = rsys(SYS_ioctl, fd, SIOCATMARK, &at);
+
+	if (r < 0)
+		show("SIOCATMARK", r);
+	else
+		printf("SIOCATMARK %d\n", at);
+}
+
+static void case_oob(void)
+{
+	struct pollfd p;
+	int sv[2], v, avail;
+	socklen_t len = sizeof(v);
+
+	xsocketpair(SOCK_STREAM, sv);
+	show("send(hello, MSG_OOB)", rsys(SYS_sendto, sv[0], "hello", 5, MSG_OOB, 0, 0));
+	p = (struct pollfd){ sv[1], POLLIN | POLLPRI, 0 };
+	rsys(SYS_poll, &p, 1, 0);
+	printf("poll: POLLIN %d POLLPRI %d\n", !!(p.revents & POLLIN), !!(p.revents & POLLPRI));
+	rsys(SYS_ioctl, sv[1], FIONREAD, &avail);
+	printf("FIONREAD %d\n", avail);
+	show_mark(sv[1]);
+	recv_oob("recv 64 (stops at the mark)", sv[1], 64, 0);
+	show_mark(sv[1]);
+	recv_oob("recv OOB|PEEK", sv[1], 64, MSG_OOB | MSG_PEEK);
+	recv_oob("recv OOB", sv[1], 64, MSG_OOB);
+	show_mark(sv[1]);
+	recv_oob("recv OOB (again)", sv[1], 64, MSG_OOB);
+	p = (struct pollfd){ sv[1], POLLIN | POLLPRI, 0 };
+	rsys(SYS_poll, &p, 1, 0);
+	printf("poll: POLLIN %d POLLPRI %d\n", !!(p.revents & POLLIN), !!(p.revents & POLLPRI));
+	recv_oob("recv DONTWAIT", sv[1], 64, MSG_DONTWAIT);
+
+	/* An urgent byte not read out of band is passed over. */
+	show("send(ab, MSG_OOB)", rsys(SYS_sendto, sv[0], "ab", 2, MSG_OOB, 0, 0));
+	show("send(cd)", rsys(SYS_sendto, sv[0], "cd", 2, 0, 0, 0));
+	recv_oob("recv 64", sv[1], 64, 0);
+	recv_oob("recv PEEK 64 (at the mark)", sv[1], 64, MSG_PEEK);
+	recv_oob("recv 64 (at the mark)", sv[1], 64, 0);
+	recv_oob("recv OOB (passed)", sv[1], 64, MSG_OOB);
+
+	/* A second urgent byte moves the mark; the first is data. */
+	show("send(x, MSG_OOB)", rsys(SYS_sendto, sv[0], "x", 1, MSG_OOB, 0, 0));
+	show("send(y, MSG_OOB)", rsys(SYS_sendto, sv[0], "y", 1, MSG_OOB, 0, 0));
+	recv_oob("recv OOB", sv[1], 64, MSG_OOB);
+	recv_oob("recv 64", sv[1], 64, 0);
+	recv_oob("recv DONTWAIT", sv[1], 64, MSG_DONTWAIT);
+
+	/* SO_OOBINLINE: the urgent byte is read as data, the mark stays. */
+	v = 1;
+	show("setsockopt(SO_OOBINLINE, 1)", rsys(SYS_setsockopt, sv[1], SOL_SOCKET, SO_OOBINLINE,
+						 &v, sizeof(v)));
+	v = -1;
+	rsys(SYS_getsockopt, sv[1], SOL_SOCKET, SO_OOBINLINE, &v, &len);
+	printf("SO_OOBINLINE %d\n", v);
+	show("send(12, MSG_OOB)", rsys(SYS_sendto, sv[0], "12", 2, MSG_OOB, 0, 0));
+	recv_oob("recv OOB (inline)", sv[1], 64, MSG_OOB);
+	recv_oob("recv 64", sv[1], 64, 0);
+	show_mark(sv[1]);
+	recv_oob("recv 64", sv[1], 64, 0);
+	show_mark(sv[1]);
+
+	/* The errors. */
+	show("send(nothing, MSG_OOB)", rsys(SYS_sendto, sv[0], "", 0, MSG_OOB, 0, 0));
+	close(sv[0]);
+	close(sv[1]);
+	xsocketpair(SOCK_DGRAM, sv);
+	show("send(dgram, MSG_OOB)", rsys(SYS_sendto, sv[0], "d", 1, MSG_OOB, 0, 0));
+	show_mark(sv[1]);
+	close(sv[0]);
+	close(sv[1]);
+	xsocketpair(SOCK_SEQPACKET, sv);
+	show("send(seqpacket, MSG_OOB)", rsys(SYS_sendto, sv[0], "s", 1, MSG_OOB, 0, 0));
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* ---- gc ---- */
 
 static unsigned long ino_of(int fd)
@@ -1170,10 +1272,12 @@ int main(int argc, char **argv)
 		case_bulk();
 	else if (!strcmp(c, "proc"))
 		case_proc();
+	else if (!strcmp(c, "oob"))
+		case_oob();
 	else if (!strcmp(c, "gc"))
 		case_gc();
 	else
 		die("usage: unixsock types|names|flags|rights|creds|poll|backlog|timeo|waitall|"
-		    "bulk|proc|gc");
+		    "bulk|proc|oob|gc");
 	return 0;
 }

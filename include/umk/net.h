@@ -62,6 +62,9 @@ typedef enum {
 #define TCP_CLOSING		11
 #define TCP_NEW_SYN_RECV	12
 
+/* include/uapi/linux/sockios.h: at the urgent mark? (AF_UNIX stream, TCP) */
+#define SIOCATMARK	0x8905
+
 struct socket;
 struct sockaddr;
 

@@ -65,7 +65,6 @@
 #define TCP_ZEROCOPY_RECEIVE 35
 #define SIOCINQ 0x541B		/* FIONREAD */
 #define SIOCOUTQ 0x5411		/* TIOCOUTQ */
-#define SIOCATMARK 0x8905
 #define SIOCOUTQNSD 0x894B
 
 struct inet_host_sock {

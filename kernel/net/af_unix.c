@@ -1,9 +1,11 @@
 /*
  * kernel/net/af_unix.c: AF_UNIX sockets in the kernel (Linux's
- * net/unix/af_unix.c, with the SCM parts of net/core/scm.c and the
- * buffer accounting of net/core/sock.c). Interface: af_unix_init, which
- * registers the family, and through it the proto_ops of the three types;
- * unix_proc_show for /proc/net/unix.
+ * net/unix/af_unix.c, with the buffer accounting of net/core/sock.c; the
+ * data path (sendmsg, recvmsg, poll, ioctl) is kernel/net/af_unix_msg.c,
+ * the control messages kernel/net/scm.c, the collector of sockets in
+ * flight kernel/net/garbage.c, the structures kernel/net/af_unix.h).
+ * Interface: af_unix_init, which registers the family, and through it the
+ * proto_ops of the three types; unix_proc_show for /proc/net/unix.
  *
  * A socket's state is a struct unix_sock (sock->sk), counted: its socket
  * holds one reference until release, a connected peer one, each message
@@ -38,8 +40,12 @@
  * messages in flight keep alive, in a cycle, are freed by garbage.c's
  * unix_gc, which every release runs while files are in flight.
  *
- * Departures from Linux: no MSG_OOB (umk is
- * built as Linux without CONFIG_AF_UNIX_OOB), no SO_PEEK_OFF, no SCM_PIDFD.
+ * MSG_OOB on a stream is Linux's CONFIG_AF_UNIX_OOB: one urgent byte, the
+ * mark (oob_skb), read with MSG_OOB or inline (SO_OOBINLINE), SIOCATMARK,
+ * POLLPRI.
+ *
+ * Departures from Linux: no SIGURG for an urgent byte (umk keeps no
+ * F_SETOWN owner), no SO_PEEK_OFF, no SCM_PIDFD.
  * A datagram sender polling a full receiver is woken only when one of its
  * own datagrams is read (Linux relays every read through peer_wait).
  * Buffer accounting counts each message as its length plus a fixed
@@ -59,25 +65,6 @@
 
 #include "af_unix.h"
 
-/* sk_shutdown's bits (include/net/sock.h) */
-#define RCV_SHUTDOWN 1
-#define SEND_SHUTDOWN 2
-#define SHUTDOWN_MASK 3
-
-/* The sysctls' defaults: net.core.wmem_default and rmem_default (and
- * their _max), net.unix.max_dgram_qlen. */
-#define SYSCTL_WMEM_DEFAULT 212992
-#define SYSCTL_WMEM_MAX 212992
-#define SYSCTL_RMEM_MAX 212992
-#define SOCK_MIN_SNDBUF 4608
-#define SOCK_MIN_RCVBUF 2304
-#define MAX_DGRAM_QLEN 10
-/* What one message costs its sender beyond its bytes (Linux's skb
- * truesize overhead, about). */
-#define UNIX_SKB_OVERHEAD 768
-/* The largest stream chunk (Linux's SKB_MAX_HEAD(0) + UNIX_SKB_FRAGS_SZ). */
-#define UNIX_STREAM_CHUNK (32768 + 3776)
-
 #define UNIX_AUTOBIND_LEN (offsetof(struct sockaddr_un, sun_path) + 6)
 
 static LIST_HEAD(unix_socket_list);
@@ -86,10 +73,6 @@ static const struct proto_ops unix_stream_ops;
 static const struct proto_ops unix_dgram_ops;
 static const struct proto_ops unix_seqpacket_ops;
 
-static struct unix_sock *unix_sk(struct socket *sock)
-{
-	return sock->sk;
-}
 
 /* ---- socket lifetimes ---- */
 
@@ -110,10 +93,6 @@ static struct unix_sock *unix_create1(int type)
 	return u;
 }
 
-static void sock_hold(struct unix_sock *u)
-{
-	u->refcnt++;
-}
 
 static void unix_release_addr(struct unix_address *addr)
 {
@@ -121,7 +100,7 @@ static void unix_release_addr(struct unix_address *addr)
 		kfree(addr);
 }
 
-static void sock_put(struct unix_sock *u)
+void sock_put(struct unix_sock *u)
 {
 	if (u->refcnt <= 0)
 		panic("sock_put: unix socket %lu has refcnt %d", u->ino, u->refcnt);
@@ -136,63 +115,33 @@ static void sock_put(struct unix_sock *u)
 
 /* Wake the tasks and pollers on u's socket for events (none once it is
  * released or while it is an embryo: nothing waits there then). */
-static void unix_wake(struct unix_sock *u, unsigned int events)
+void unix_wake(struct unix_sock *u, unsigned int events)
 {
 	if (u->sock)
 		wake_up_poll(&u->sock->wq, events);
 }
 
 /* Data arrived (Linux's sk_data_ready). */
-static void unix_data_ready(struct unix_sock *u)
+void unix_data_ready(struct unix_sock *u)
 {
 	unix_wake(u, POLLIN | POLLRDNORM | POLLRDBAND | POLLPRI);
 }
 
 /* A shutdown, a connection or an error: everyone looks again. */
-static void unix_state_change(struct unix_sock *u)
+void unix_state_change(struct unix_sock *u)
 {
 	if (u->sock)
 		wake_up(&u->sock->wq);
 }
 
-/* Linux's unix_writable: room in the send buffer, and not a listener. */
-static bool unix_writable(const struct unix_sock *u)
-{
-	return u->state != TCP_LISTEN && (u->wmem_alloc << 2) <= (size_t)u->sndbuf;
-}
 
 /* ---- messages ---- */
-
-static void scm_fp_free(struct scm_fp_list *fpl)
-{
-	int i;
-
-	if (!fpl)
-		return;
-	for (i = 0; i < fpl->count; i++)
-		fput(fpl->fp[i]);
-	kfree(fpl);
-}
-
-static struct scm_fp_list *scm_fp_dup(const struct scm_fp_list *fpl)
-{
-	struct scm_fp_list *dup;
-	int i;
-
-	if (!fpl)
-		return NULL;
-	dup = kmalloc(sizeof(*dup));
-	dup->count = fpl->count;
-	for (i = 0; i < fpl->count; i++)
-		dup->fp[i] = get_file(fpl->fp[i]);
-	return dup;
-}
 
 /* A message of size bytes from u, charged to it (Linux's
  * sock_alloc_send_pskb): waits while u's send buffer is full. NULL with
  * *err: -EPIPE after a shutdown, a pending error, -EAGAIN, or what
  * sock_wait returns for a signal. */
-static struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool noblock, int *err)
+struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool noblock, int *err)
 {
 	struct socket *sock = u->sock;
 	s64 timeo = sock_sndtimeo(sock, noblock);
@@ -230,7 +179,7 @@ static struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool nob
 
 /* Take skb's files out of flight: the caller owns their references now
  * (Linux's unix_detach_fds). */
-static struct scm_fp_list *unix_detach_fds(struct sk_buff *skb)
+struct scm_fp_list *unix_detach_fds(struct sk_buff *skb)
 {
 	struct scm_fp_list *fpl = skb->fp;
 
@@ -258,23 +207,8 @@ void kfree_skb(struct sk_buff *skb)
 	kfree(skb);
 }
 
-static void skb_queue_tail(struct unix_sock *u, struct sk_buff *skb)
-{
-	list_add_tail(&skb->list, &u->receive_queue);
-	u->qlen++;
-}
 
-static struct sk_buff *skb_peek(struct unix_sock *u)
-{
-	return list_empty(&u->receive_queue) ? NULL
-					     : list_first_entry(&u->receive_queue, struct sk_buff, list);
-}
 
-static struct sk_buff *skb_peek_next(struct unix_sock *u, struct sk_buff *skb)
-{
-	return skb->list.next == &u->receive_queue ? NULL
-						    : list_entry(skb->list.next, struct sk_buff, list);
-}
 
 void skb_unlink(struct unix_sock *u, struct sk_buff *skb)
 {
@@ -292,13 +226,8 @@ static void skb_queue_purge(struct unix_sock *u)
 	}
 }
 
-/* Linux's unix_recvq_full: a listener's backlog, a datagram queue's limit. */
-static bool unix_recvq_full(const struct unix_sock *u)
-{
-	return u->qlen > u->max_ack_backlog;
-}
 
-static void current_ucred(struct ucred *uc)
+void current_ucred(struct ucred *uc)
 {
 	uc->pid = current->tgid;
 	uc->uid = current->cred.uid;
@@ -320,11 +249,17 @@ static void unix_release_sock(struct unix_sock *u, bool embrion)
 	u->dead = true;
 	skpair = u->peer;
 	u->peer = NULL;
+	u->oob_skb = NULL;
 	wake_up(&u->peer_wait);
 	if (skpair) {
 		if (u->type == SOCK_STREAM || u->type == SOCK_SEQPACKET) {
+			struct sk_buff *skb = skb_peek(u);
+
+			/* an urgent byte read out of band is not unread data */
+			if (skb && skb->consumed == skb->len)
+				skb = skb_peek_next(u, skb);
 			skpair->shutdown = SHUTDOWN_MASK;
-			if (!list_empty(&u->receive_queue) || embrion)
+			if (skb || embrion)
 				skpair->sk_err = ECONNRESET;
 			unix_state_change(skpair);
 		}
@@ -365,7 +300,7 @@ static int unix_release(struct socket *sock)
 /* ---- names ---- */
 
 /* Linux's unix_validate_addr. */
-static int unix_validate_addr(const struct sockaddr_un *sunaddr, int addr_len)
+int unix_validate_addr(const struct sockaddr_un *sunaddr, int addr_len)
 {
 	if (addr_len <= (int)offsetof(struct sockaddr_un, sun_path) ||
 	    addr_len > (int)sizeof(*sunaddr))
@@ -419,7 +354,7 @@ static struct unix_sock *unix_find_socket_byinode(unsigned long dev, unsigned lo
 }
 
 /* Linux's unix_find_other: the socket a name names, with a reference. */
-static struct unix_sock *unix_find_other(struct sockaddr_un *sunaddr, int addr_len, int type,
+struct unix_sock *unix_find_other(struct sockaddr_un *sunaddr, int addr_len, int type,
 					 int *err)
 {
 	struct unix_sock *u;
@@ -459,7 +394,7 @@ static struct unix_sock *unix_find_other(struct sockaddr_un *sunaddr, int addr_l
 
 /* Bind to "\0" and five hex digits no socket of this type uses (Linux's
  * unix_autobind). */
-static int unix_autobind(struct unix_sock *u)
+int unix_autobind(struct unix_sock *u)
 {
 	static unsigned int ordernum = 0x1a2b3;
 	struct sockaddr_un sunaddr = { .sun_family = AF_UNIX };
@@ -556,7 +491,7 @@ static int unix_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 }
 
 /* recvmsg's name: the sender's address, if it has one. */
-static void unix_copy_addr(struct msghdr *m, const struct unix_sock *sender)
+void unix_copy_addr(struct msghdr *m, const struct unix_sock *sender)
 {
 	if (m->msg_name && sender->addr) {
 		m->msg_namelen = sender->addr->len;
@@ -592,7 +527,7 @@ static int unix_listen(struct socket *sock, int backlog)
 
 /* Wait on other's peer_wait for room in its queue, once (Linux's
  * unix_wait_for_peer): 0 to look again, or sock_wait's error. */
-static int unix_wait_for_peer(struct unix_sock *other, s64 *timeo, s64 sock_timeo)
+int unix_wait_for_peer(struct unix_sock *other, s64 *timeo, s64 sock_timeo)
 {
 	DEFINE_WAIT(w);
 	int err = 0;
@@ -679,7 +614,7 @@ out:
 
 /* Linux's unix_may_send: other takes datagrams from anyone, or is
  * connected to u. */
-static bool unix_may_send(const struct unix_sock *u, const struct unix_sock *other)
+bool unix_may_send(const struct unix_sock *u, const struct unix_sock *other)
 {
 	return !other->peer || other->peer == u;
 }
@@ -687,7 +622,7 @@ static bool unix_may_send(const struct unix_sock *u, const struct unix_sock *oth
 /* A datagram socket's peer changed from old: its unread messages go, and
  * a peer connected back to it learns of it (Linux's
  * unix_dgram_disconnected). */
-static void unix_dgram_disconnected(struct unix_sock *u, struct unix_sock *old)
+void unix_dgram_disconnected(struct unix_sock *u, struct unix_sock *old)
 {
 	if (list_empty(&u->receive_queue))
 		return;
@@ -836,625 +771,6 @@ static int unix_shutdown(struct socket *sock, int mode)
 	return 0;
 }
 
-/* ---- control messages (net/core/scm.c) ---- */
-
-struct scm_cookie {
-	struct scm_fp_list *fp;
-	bool has_creds;
-	struct ucred creds;
-};
-
-/* Linux's scm_check_creds: one's own ids, or the capability. */
-static int scm_check_creds(const struct ucred *uc)
-{
-	const struct cred *c = &current->cred;
-
-	if ((uc->pid == (u32)current->tgid || capable(CAP_SYS_ADMIN)) &&
-	    (uc->uid == c->uid || uc->uid == c->euid || uc->uid == c->suid ||
-	     capable(CAP_SETUID)) &&
-	    (uc->gid == c->gid || uc->gid == c->egid || uc->gid == c->sgid ||
-	     capable(CAP_SETGID)))
-		return 0;
-	return -EPERM;
-}
-
-/* SCM_RIGHTS's fds: a reference to each file (Linux's scm_fp_copy). */
-static int scm_fp_copy(const struct cmsghdr *cmsg, struct scm_fp_list **fplp)
-{
-	const int *fdp = (const int *)((const char *)cmsg + CMSG_ALIGN(sizeof(*cmsg)));
-	int num = (cmsg->cmsg_len - sizeof(*cmsg)) / sizeof(int);
-	struct scm_fp_list *fpl = *fplp;
-	int i;
-
-	if (num <= 0)
-		return 0;
-	if (num > SCM_MAX_FD)
-		return -EINVAL;
-	if (!fpl)
-		fpl = *fplp = kmalloc(sizeof(*fpl));
-	if (fpl->count + num > SCM_MAX_FD)
-		return -EINVAL;
-	for (i = 0; i < num; i++) {
-		struct file *f = fdp[i] < 0 ? NULL : fget_raw(fdp[i]);
-
-		if (!f)
-			return -EBADF;
-		fpl->fp[fpl->count++] = f;
-	}
-	return 0;
-}
-
-/* sendmsg's control messages, in kernel memory (Linux's __scm_send). */
-static int scm_send(struct msghdr *m, struct scm_cookie *scm)
-{
-	const char *ctl = (const char *)m->msg_control;
-	size_t size = m->msg_controllen, off = 0;
-	int err;
-
-	memset(scm, 0, sizeof(*scm));
-	if (!ctl || size < sizeof(struct cmsghdr))
-		return 0;
-	while (off + sizeof(struct cmsghdr) <= size) {
-		const struct cmsghdr *cmsg = (const struct cmsghdr *)(ctl + off);
-
-		err = -EINVAL;
-		if (cmsg->cmsg_len < sizeof(*cmsg) || cmsg->cmsg_len > size - off)
-			goto error;
-		if (cmsg->cmsg_level == SOL_SOCKET) {
-			switch (cmsg->cmsg_type) {
-			case SCM_RIGHTS:
-				err = scm_fp_copy(cmsg, &scm->fp);
-				if (err)
-					goto error;
-				break;
-			case SCM_CREDENTIALS:
-				if (cmsg->cmsg_len != CMSG_LEN(sizeof(struct ucred)))
-					goto error;
-				memcpy(&scm->creds, (const char *)cmsg + CMSG_ALIGN(sizeof(*cmsg)),
-				       sizeof(scm->creds));
-				err = scm_check_creds(&scm->creds);
-				if (err)
-					goto error;
-				scm->has_creds = true;
-				break;
-			default:
-				goto error;
-			}
-		}
-		off += CMSG_ALIGN(cmsg->cmsg_len);
-	}
-	return 0;
-error:
-	scm_fp_free(scm->fp);
-	scm->fp = NULL;
-	return err;
-}
-
-/* The credentials a message carries: the ones given, else the sender's
- * when either end asks for them (Linux's maybe_add_creds). */
-static void unix_scm_to_skb(struct scm_cookie *scm, struct sk_buff *skb, bool send_fds)
-{
-	if (scm->has_creds) {
-		skb->has_creds = true;
-		skb->creds = scm->creds;
-	}
-	if (send_fds && scm->fp) {
-		skb->fp = scm->fp;
-		scm->fp = NULL;
-		for (int i = 0; i < skb->fp->count; i++)
-			unix_inflight(skb->fp->fp[i]);
-	}
-}
-
-static void maybe_add_creds(struct sk_buff *skb, const struct unix_sock *u,
-			    const struct unix_sock *other)
-{
-	if (skb->has_creds)
-		return;
-	if (u->passcred || other->passcred || !other->sock) {
-		skb->has_creds = true;
-		current_ucred(&skb->creds);
-	}
-}
-
-/* Install the files of fpl in the receiver, as many as fit in its control
- * buffer, in one SCM_RIGHTS message (Linux's scm_detach_fds); the rest
- * are dropped with MSG_CTRUNC. */
-static int scm_detach_fds(struct msghdr *m, struct scm_fp_list *fpl, int flags)
-{
-	int fdmax = 0, fds[SCM_MAX_FD], i, err = 0;
-
-	if (m->msg_control_is_user && m->msg_control && m->msg_controllen > sizeof(struct cmsghdr))
-		fdmax = (m->msg_controllen - sizeof(struct cmsghdr)) / sizeof(int);
-	for (i = 0; i < fpl->count && i < fdmax; i++) {
-		int fd = fd_install_lowest(current->files, fpl->fp[i], 0,
-					   flags & MSG_CMSG_CLOEXEC);
-
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		fds[i] = fd;
-		fpl->fp[i] = NULL;	/* the fd has the reference now */
-	}
-	if (i > 0)
-		err = put_cmsg(m, SOL_SOCKET, SCM_RIGHTS, i * sizeof(int), fds) ?: err;
-	if (i < fpl->count)
-		m->msg_flags |= MSG_CTRUNC;
-	for (; i < fpl->count; i++)
-		fput(fpl->fp[i]);
-	kfree(fpl);
-	return err == -EMFILE ? 0 : err;
-}
-
-/* recvmsg's control messages: credentials, then files (Linux's scm_recv). */
-static void scm_recv(struct socket *sock, struct msghdr *m, struct scm_cookie *scm, int flags)
-{
-	if (unix_sk(sock)->passcred) {
-		struct ucred uc = { 0, 65534, 65534 };	/* none: the overflow ids */
-
-		if (scm->has_creds)
-			uc = scm->creds;
-		put_cmsg(m, SOL_SOCKET, SCM_CREDENTIALS, sizeof(uc), &uc);
-	}
-	if (scm->fp) {
-		scm_detach_fds(m, scm->fp, flags);
-		scm->fp = NULL;
-	}
-}
-
-/* ---- datagrams (and SOCK_SEQPACKET's messages) ---- */
-
-static int unix_dgram_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags)
-{
-	struct sockaddr_un *sunaddr = m->msg_name;
-	struct unix_sock *u = unix_sk(sock), *other = NULL;
-	struct scm_cookie scm;
-	struct sk_buff *skb;
-	s64 timeo;
-	int err;
-
-	wait_for_unix_gc();
-	err = scm_send(m, &scm);
-	if (err)
-		return err;
-	err = -EOPNOTSUPP;
-	if (flags & MSG_OOB)
-		goto out;
-	if (m->msg_namelen) {
-		err = unix_validate_addr(sunaddr, m->msg_namelen);
-		if (err)
-			goto out;
-	} else {
-		sunaddr = NULL;
-		err = -ENOTCONN;
-		other = u->peer;
-		if (!other)
-			goto out;
-		sock_hold(other);
-	}
-	if (u->passcred && !u->addr) {
-		err = unix_autobind(u);
-		if (err)
-			goto out;
-	}
-	err = -EMSGSIZE;
-	if (len > (size_t)u->sndbuf - 32)
-		goto out;
-	skb = unix_alloc_skb(u, len, flags & MSG_DONTWAIT, &err);
-	if (!skb)
-		goto out;
-	unix_scm_to_skb(&scm, skb, true);
-	if (copy_from_iter(skb->data, len, &m->msg_iter) != len) {
-		err = -EFAULT;
-		goto out_free;
-	}
-	timeo = sock_sndtimeo(sock, flags & MSG_DONTWAIT);
-	for (;;) {
-		if (!other) {
-			err = -ECONNRESET;
-			if (!sunaddr)
-				goto out_free;
-			other = unix_find_other(sunaddr, m->msg_namelen, sock->type, &err);
-			if (!other)
-				goto out_free;
-		}
-		err = -EPERM;
-		if (!unix_may_send(u, other))
-			goto out_free;
-		if (other->dead) {
-			/* Linux: a dead peer is dropped; sending to it is refused. */
-			err = 0;
-			if (sock->type == SOCK_SEQPACKET) {
-				err = -EPIPE;
-			} else if (u->peer == other) {
-				u->peer = NULL;
-				u->state = TCP_CLOSE;
-				unix_dgram_disconnected(u, other);
-				sock_put(other);	/* u's reference */
-				err = -ECONNREFUSED;
-			}
-			sock_put(other);
-			other = NULL;
-			if (err)
-				goto out_free;
-			continue;
-		}
-		err = -EPIPE;
-		if (other->shutdown & RCV_SHUTDOWN)
-			goto out_free;
-		if (other != u && other->peer != u && unix_recvq_full(other)) {
-			err = -EAGAIN;
-			if (!timeo)
-				goto out_free;
-			err = unix_wait_for_peer(other, &timeo, sock->sndtimeo_ns);
-			if (err && err != -EAGAIN)
-				goto out_free;
-			continue;
-		}
-		break;
-	}
-	maybe_add_creds(skb, u, other);
-	skb_queue_tail(other, skb);
-	unix_data_ready(other);
-	sock_put(other);
-	return len;
-out_free:
-	kfree_skb(skb);
-out:
-	if (other)
-		sock_put(other);
-	scm_fp_free(scm.fp);
-	return err;
-}
-
-/* Wait for a message on u's queue (Linux's __skb_wait_for_more_packets
- * in a loop): the first one, or NULL with *err (0 at end of file). */
-static struct sk_buff *unix_dgram_wait(struct socket *sock, s64 *timeo, int *err)
-{
-	struct unix_sock *u = unix_sk(sock);
-	struct sk_buff *skb;
-	DEFINE_WAIT(w);
-
-	*err = 0;
-	for (;;) {
-		prepare_to_wait(&sock->wq, &w, TASK_INTERRUPTIBLE);
-		skb = skb_peek(u);
-		if (skb)
-			break;
-		if (u->sk_err) {
-			*err = -u->sk_err;
-			u->sk_err = 0;
-			break;
-		}
-		if (u->shutdown & RCV_SHUTDOWN)
-			break;
-		/* A connection-based socket that lost its peer: end of file. */
-		if (u->type == SOCK_SEQPACKET && u->state == TCP_CLOSE)
-			break;
-		*err = sock_wait(timeo, sock->rcvtimeo_ns);
-		if (*err)
-			break;
-	}
-	finish_wait(&sock->wq, &w);
-	return skb;
-}
-
-static int unix_dgram_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags)
-{
-	struct unix_sock *u = unix_sk(sock);
-	s64 timeo = sock_rcvtimeo(sock, flags & MSG_DONTWAIT);
-	struct scm_cookie scm = { 0 };
-	struct sk_buff *skb;
-	int err;
-
-	if (flags & MSG_OOB)
-		return -EOPNOTSUPP;
-	skb = unix_dgram_wait(sock, &timeo, &err);
-	if (!skb)
-		return err;
-	if (!(flags & MSG_PEEK)) {
-		skb_unlink(u, skb);
-		wake_up(&u->peer_wait);	/* room for a waiting sender */
-	}
-	unix_copy_addr(m, skb->sk);
-	if (size > skb->len)
-		size = skb->len;
-	else if (size < skb->len)
-		m->msg_flags |= MSG_TRUNC;
-	if (copy_to_iter(skb->data, size, &m->msg_iter) != size) {
-		err = -EFAULT;
-		goto out;
-	}
-	scm.has_creds = skb->has_creds;
-	scm.creds = skb->creds;
-	if (flags & MSG_PEEK) {
-		scm.fp = scm_fp_dup(skb->fp);
-	} else {
-		scm.fp = unix_detach_fds(skb);
-	}
-	scm_recv(sock, m, &scm, flags);
-	err = (flags & MSG_TRUNC) ? (int)skb->len : (int)size;
-out:
-	if (!(flags & MSG_PEEK))
-		kfree_skb(skb);
-	return err;
-}
-
-static int unix_seqpacket_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags)
-{
-	struct unix_sock *u = unix_sk(sock);
-
-	if (u->sk_err) {
-		int err = -u->sk_err;
-
-		u->sk_err = 0;
-		return err;
-	}
-	if (u->state != TCP_ESTABLISHED)
-		return -ENOTCONN;
-	m->msg_namelen = 0;
-	return unix_dgram_sendmsg(sock, m, len, flags);
-}
-
-static int unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags)
-{
-	if (unix_sk(sock)->state != TCP_ESTABLISHED)
-		return -ENOTCONN;
-	return unix_dgram_recvmsg(sock, m, size, flags);
-}
-
-/* ---- streams ---- */
-
-static int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags)
-{
-	struct unix_sock *u = unix_sk(sock), *other;
-	struct scm_cookie scm;
-	struct sk_buff *skb;
-	bool fds_sent = false;
-	size_t sent = 0;
-	int err;
-
-	wait_for_unix_gc();
-	err = scm_send(m, &scm);
-	if (err)
-		return err;
-	err = -EOPNOTSUPP;
-	if (flags & MSG_OOB)
-		goto out_err;
-	if (m->msg_namelen) {
-		err = u->state == TCP_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
-		goto out_err;
-	}
-	other = u->peer;
-	err = -ENOTCONN;
-	if (!other)
-		goto out_err;
-	if (u->shutdown & SEND_SHUTDOWN)
-		goto pipe_err;
-	while (sent < len) {
-		size_t size = len - sent;
-
-		/* Keep two messages in the pipe so it schedules better. */
-		size = min(size, (size_t)(u->sndbuf / 2 - 64));
-		size = min(size, (size_t)UNIX_STREAM_CHUNK);
-		skb = unix_alloc_skb(u, size, flags & MSG_DONTWAIT, &err);
-		if (!skb)
-			goto out_err;
-		unix_scm_to_skb(&scm, skb, !fds_sent);
-		fds_sent = true;
-		if (copy_from_iter(skb->data, size, &m->msg_iter) != size) {
-			kfree_skb(skb);
-			err = -EFAULT;
-			goto out_err;
-		}
-		/* The peer may have gone while we slept for room. */
-		other = u->peer;
-		if (!other || other->dead || (other->shutdown & RCV_SHUTDOWN)) {
-			kfree_skb(skb);
-			goto pipe_err;
-		}
-		maybe_add_creds(skb, u, other);
-		skb_queue_tail(other, skb);
-		unix_data_ready(other);
-		sent += size;
-	}
-	scm_fp_free(scm.fp);
-	return sent;
-pipe_err:
-	if (sent == 0 && !(flags & MSG_NOSIGNAL))
-		send_sig(SIGPIPE, current, 0);
-	err = -EPIPE;
-out_err:
-	scm_fp_free(scm.fp);
-	return sent ? (int)sent : err;
-}
-
-static bool same_creds(const struct sk_buff *skb, const struct scm_cookie *scm)
-{
-	return skb->has_creds == scm->has_creds &&
-	       !memcmp(&skb->creds, &scm->creds, sizeof(scm->creds));
-}
-
-/* Wait for data on a stream (Linux's unix_stream_data_wait), once:
- * 0 to look again, or sock_wait's error. */
-static int unix_stream_data_wait(struct socket *sock, s64 *timeo)
-{
-	struct unix_sock *u = unix_sk(sock);
-	DEFINE_WAIT(w);
-	int err = 0;
-
-	prepare_to_wait(&sock->wq, &w, TASK_INTERRUPTIBLE);
-	if (list_empty(&u->receive_queue) && !u->sk_err && !(u->shutdown & RCV_SHUTDOWN))
-		err = sock_wait(timeo, sock->rcvtimeo_ns);
-	finish_wait(&sock->wq, &w);
-	return err;
-}
-
-/* Linux's unix_stream_read_generic. */
-static int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags)
-{
-	struct unix_sock *u = unix_sk(sock);
-	s64 timeo = sock_rcvtimeo(sock, flags & MSG_DONTWAIT);
-	size_t target = (flags & MSG_WAITALL) ? size : min(size, (size_t)1);
-	struct scm_cookie scm = { 0 };
-	bool check_creds = false, named = false;
-	struct sk_buff *skb, *last = NULL;
-	size_t copied = 0;
-	int err = 0;
-
-	if (u->state != TCP_ESTABLISHED)
-		return -EINVAL;
-	if (flags & MSG_OOB)
-		return -EINVAL;	/* Linux's with CONFIG_AF_UNIX_OOB: no urgent byte */
-	do {
-		size_t chunk, skip;
-
-		/* Peeking goes on past the messages already looked at. */
-		skb = (flags & MSG_PEEK) && last ? skb_peek_next(u, last) : skb_peek(u);
-		if (!skb) {
-			if (copied >= target)
-				break;
-			if (u->sk_err) {
-				err = -u->sk_err;
-				u->sk_err = 0;
-				break;
-			}
-			if (u->shutdown & RCV_SHUTDOWN)
-				break;
-			if (!timeo) {
-				err = -EAGAIN;
-				break;
-			}
-			if ((flags & MSG_PEEK) && last)
-				break;	/* what was peeked is what there is */
-			err = unix_stream_data_wait(sock, &timeo);
-			if (err)
-				break;
-			continue;
-		}
-		if (check_creds) {
-			if (!same_creds(skb, &scm))
-				break;	/* never glue messages from different writers */
-		} else if (u->passcred) {
-			scm.has_creds = skb->has_creds;
-			scm.creds = skb->creds;
-			check_creds = true;
-		}
-		if (!named) {
-			unix_copy_addr(m, skb->sk);
-			named = true;
-		}
-		skip = skb->consumed;
-		chunk = min(skb->len - skip, size);
-		if (copy_to_iter(skb->data + skip, chunk, &m->msg_iter) != chunk) {
-			err = -EFAULT;
-			break;
-		}
-		copied += chunk;
-		size -= chunk;
-		if (!(flags & MSG_PEEK)) {
-			skb->consumed += chunk;
-			if (skb->fp)
-				scm.fp = unix_detach_fds(skb);
-			if (skb->consumed < skb->len)
-				break;
-			skb_unlink(u, skb);
-			kfree_skb(skb);
-			if (scm.fp)
-				break;
-		} else {
-			if (skb->fp) {
-				scm.fp = scm_fp_dup(skb->fp);
-				break;
-			}
-			last = skb;
-		}
-	} while (size);
-	if (copied || scm.fp)
-		scm_recv(sock, m, &scm, flags);
-	return copied ? (int)copied : err;
-}
-
-/* ---- readiness ---- */
-
-/* Linux's unix_poll, for SOCK_STREAM. */
-static __poll_t unix_poll(struct file *f, struct socket *sock, poll_table *pt)
-{
-	struct unix_sock *u = unix_sk(sock);
-	__poll_t mask = 0;
-
-	poll_wait(f, &sock->wq, pt);
-	if (u->sk_err)
-		mask |= POLLERR;
-	if (u->shutdown == SHUTDOWN_MASK)
-		mask |= POLLHUP;
-	if (u->shutdown & RCV_SHUTDOWN)
-		mask |= EPOLLRDHUP | POLLIN | POLLRDNORM;
-	if (!list_empty(&u->receive_queue))
-		mask |= POLLIN | POLLRDNORM;
-	if (u->state == TCP_CLOSE)
-		mask |= POLLHUP;
-	if (unix_writable(u))
-		mask |= POLLOUT | POLLWRNORM | POLLWRBAND;
-	return mask;
-}
-
-/* Linux's unix_dgram_poll, for SOCK_DGRAM and SOCK_SEQPACKET. */
-static __poll_t unix_dgram_poll(struct file *f, struct socket *sock, poll_table *pt)
-{
-	struct unix_sock *u = unix_sk(sock), *other;
-	__poll_t mask = 0;
-	bool writable;
-
-	poll_wait(f, &sock->wq, pt);
-	if (u->sk_err)
-		mask |= POLLERR;
-	if (u->shutdown & RCV_SHUTDOWN)
-		mask |= EPOLLRDHUP | POLLIN | POLLRDNORM;
-	if (u->shutdown == SHUTDOWN_MASK)
-		mask |= POLLHUP;
-	if (!list_empty(&u->receive_queue))
-		mask |= POLLIN | POLLRDNORM;
-	if (u->type == SOCK_SEQPACKET && u->state == TCP_CLOSE)
-		mask |= POLLHUP;
-	writable = unix_writable(u);
-	other = u->peer;
-	if (writable && other && other->peer != u && unix_recvq_full(other))
-		writable = false;
-	if (writable)
-		mask |= POLLOUT | POLLWRNORM | POLLWRBAND;
-	return mask;
-}
-
-static int unix_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
-{
-	struct unix_sock *u = unix_sk(sock);
-	struct sk_buff *skb;
-	long amount = 0;
-
-	switch (cmd) {
-	case TIOCOUTQ:		/* SIOCOUTQ */
-		amount = u->wmem_alloc;
-		break;
-	case FIONREAD:		/* SIOCINQ */
-		if (u->state == TCP_LISTEN)
-			return -EINVAL;
-		if (u->type == SOCK_STREAM || u->type == SOCK_SEQPACKET) {
-			list_for_each_entry(skb, &u->receive_queue, list)
-				amount += skb->len - skb->consumed;
-		} else {
-			skb = skb_peek(u);
-			if (skb)
-				amount = skb->len;
-		}
-		break;
-	default:
-		return -ENOIOCTLCMD;
-	}
-	return put_user((int)amount, (int __user *)arg);
-}
-
 /* ---- options ---- */
 
 static int unix_setsockopt(struct socket *sock, int level, int optname, const void *optval,
@@ -1484,12 +800,14 @@ static int unix_setsockopt(struct socket *sock, int level, int optname, const vo
 	case SO_PASSCRED:
 		u->passcred = val != 0;
 		return 0;
+	case SO_OOBINLINE:
+		u->oobinline = val != 0;
+		return 0;
 	case SO_DEBUG:
 	case SO_REUSEADDR:
 	case SO_DONTROUTE:
 	case SO_BROADCAST:
 	case SO_KEEPALIVE:
-	case SO_OOBINLINE:
 	case SO_PRIORITY:
 	case SO_REUSEPORT:
 		u->inert_opts[optname] = optname == SO_PRIORITY ? val : val != 0;
@@ -1532,6 +850,9 @@ static int unix_getsockopt(struct socket *sock, int level, int optname, void *op
 	case SO_PASSCRED:
 		val = u->passcred;
 		break;
+	case SO_OOBINLINE:
+		val = u->oobinline;
+		break;
 	case SO_ACCEPTCONN:
 		val = u->state == TCP_LISTEN;
 		break;
@@ -1543,7 +864,6 @@ static int unix_getsockopt(struct socket *sock, int level, int optname, void *op
 	case SO_DONTROUTE:
 	case SO_BROADCAST:
 	case SO_KEEPALIVE:
-	case SO_OOBINLINE:
 	case SO_PRIORITY:
 	case SO_REUSEPORT:
 		val = u->inert_opts[optname];

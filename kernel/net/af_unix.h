@@ -1,6 +1,8 @@
 /*
- * kernel/net/af_unix.h: AF_UNIX's structures, shared by af_unix.c (the
- * sockets) and garbage.c (the collector of sockets in flight). Linux keeps
+ * kernel/net/af_unix.h: AF_UNIX's structures, constants and inner
+ * interfaces, shared by af_unix.c (sockets, names, connections),
+ * af_unix_msg.c (sending, receiving, readiness), scm.c (control messages)
+ * and garbage.c (the collector of sockets in flight). Linux keeps
  * them in include/net/af_unix.h and include/linux/skbuff.h.
  */
 #ifndef KERNEL_NET_AF_UNIX_H
@@ -10,6 +12,25 @@
 #include <umk/list.h>
 #include <umk/net.h>
 #include <umk/sched.h>
+
+/* sk_shutdown's bits (include/net/sock.h) */
+#define RCV_SHUTDOWN 1
+#define SEND_SHUTDOWN 2
+#define SHUTDOWN_MASK 3
+
+/* The sysctls' defaults: net.core.wmem_default and rmem_default (and
+ * their _max), net.unix.max_dgram_qlen. */
+#define SYSCTL_WMEM_DEFAULT 212992
+#define SYSCTL_WMEM_MAX 212992
+#define SYSCTL_RMEM_MAX 212992
+#define SOCK_MIN_SNDBUF 4608
+#define SOCK_MIN_RCVBUF 2304
+#define MAX_DGRAM_QLEN 10
+/* What one message costs its sender beyond its bytes (Linux's skb
+ * truesize overhead, about). */
+#define UNIX_SKB_OVERHEAD 768
+/* The largest stream chunk (Linux's SKB_MAX_HEAD(0) + UNIX_SKB_FRAGS_SZ). */
+#define UNIX_STREAM_CHUNK (32768 + 3776)
 
 /* A bound name (Linux's unix_address): len bytes of name, sun_family
  * included (a path's terminating NUL too). Shared by a listener and the
@@ -60,6 +81,10 @@ struct unix_sock {
 	size_t wmem_alloc;		/* bytes of its messages not yet read */
 	int sndbuf, rcvbuf;		/* SO_SNDBUF, SO_RCVBUF */
 	bool passcred;			/* SO_PASSCRED */
+	bool oobinline;			/* SO_OOBINLINE (Linux's SOCK_URGINLINE) */
+	/* Stream: the message of one byte that a send with MSG_OOB queued
+	 * last, the urgent mark, until it is read or passed; NULL: none. */
+	struct sk_buff *oob_skb;
 	bool peercred_set;
 	struct ucred peercred;		/* SO_PEERCRED */
 	/* Writers to this socket and connects to it wait here for room. */
@@ -78,11 +103,95 @@ struct unix_sock {
 	bool gc_maybe_cycle;		/* and none from outside the candidates yet */
 };
 
+/* scm.c: sendmsg's control messages, parsed (Linux's scm_cookie). */
+struct scm_cookie {
+	struct scm_fp_list *fp;
+	bool has_creds;
+	struct ucred creds;
+};
+
+/* The control messages of m (in kernel memory) into scm: 0, or -EINVAL,
+ * -EBADF, -EPERM with nothing held. */
+int scm_send(struct msghdr *m, struct scm_cookie *scm);
+/* fpl's files into the receiver's fd table and an SCM_RIGHTS message;
+ * frees fpl. */
+int scm_detach_fds(struct msghdr *m, struct scm_fp_list *fpl, int flags);
+struct scm_fp_list *scm_fp_dup(const struct scm_fp_list *fpl);
+void scm_fp_free(struct scm_fp_list *fpl);
+
 /* af_unix.c: take skb off u's receive queue; drop a message: its files,
  * its request's socket, and its charge on the sender, who may now write
  * again (Linux's sock_wfree). */
 void skb_unlink(struct unix_sock *u, struct sk_buff *skb);
 void kfree_skb(struct sk_buff *skb);
+
+static inline struct unix_sock *unix_sk(struct socket *sock)
+{
+	return sock->sk;
+}
+
+static inline void sock_hold(struct unix_sock *u)
+{
+	u->refcnt++;
+}
+
+/* Linux's unix_writable: room in the send buffer, and not a listener. */
+static inline bool unix_writable(const struct unix_sock *u)
+{
+	return u->state != TCP_LISTEN && (u->wmem_alloc << 2) <= (size_t)u->sndbuf;
+}
+
+static inline void skb_queue_tail(struct unix_sock *u, struct sk_buff *skb)
+{
+	list_add_tail(&skb->list, &u->receive_queue);
+	u->qlen++;
+}
+
+static inline struct sk_buff *skb_peek(struct unix_sock *u)
+{
+	return list_empty(&u->receive_queue) ? NULL
+					     : list_first_entry(&u->receive_queue, struct sk_buff, list);
+}
+
+static inline struct sk_buff *skb_peek_next(struct unix_sock *u, struct sk_buff *skb)
+{
+	return skb->list.next == &u->receive_queue ? NULL
+						    : list_entry(skb->list.next, struct sk_buff, list);
+}
+
+/* Linux's unix_recvq_full: a listener's backlog, a datagram queue's limit. */
+static inline bool unix_recvq_full(const struct unix_sock *u)
+{
+	return u->qlen > u->max_ack_backlog;
+}
+
+/* af_unix.c, for af_unix_msg.c: described where they are defined. */
+int unix_validate_addr(const struct sockaddr_un *sunaddr, int addr_len);
+void sock_put(struct unix_sock *u);
+void unix_wake(struct unix_sock *u, unsigned int events);
+void unix_data_ready(struct unix_sock *u);
+void unix_state_change(struct unix_sock *u);
+struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool noblock, int *err);
+void current_ucred(struct ucred *uc);
+void unix_copy_addr(struct msghdr *m, const struct unix_sock *sender);
+int unix_autobind(struct unix_sock *u);
+bool unix_may_send(const struct unix_sock *u, const struct unix_sock *other);
+void unix_dgram_disconnected(struct unix_sock *u, struct unix_sock *old);
+int unix_wait_for_peer(struct unix_sock *other, s64 *timeo, s64 sock_timeo);
+struct unix_sock *unix_find_other(struct sockaddr_un *sunaddr, int addr_len, int type,
+				  int *err);
+struct scm_fp_list *unix_detach_fds(struct sk_buff *skb);
+
+/* af_unix_msg.c: the proto_ops of sending, receiving and readiness. */
+int unix_dgram_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags);
+int unix_dgram_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags);
+int unix_seqpacket_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags);
+int unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags);
+int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags);
+int unix_stream_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags);
+__poll_t unix_poll(struct file *f, struct socket *sock, poll_table *pt);
+__poll_t unix_dgram_poll(struct file *f, struct socket *sock, poll_table *pt);
+int unix_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
 
 /* garbage.c: the collector of sockets in flight (Linux's net/unix/garbage.c).
  * unix_get_socket: the unix_sock of an AF_UNIX socket's file, else NULL.

@@ -2,8 +2,8 @@
  * kernel/net/garbage.c: the garbage collector of AF_UNIX sockets in flight
  * (Linux's net/unix/garbage.c, the algorithm Linux used up to 6.9).
  * Interface (kernel/net/af_unix.h): unix_inflight and unix_notinflight,
- * which af_unix.c calls as a file goes into an SCM_RIGHTS message on a
- * receive queue and comes out of it; unix_gc, which af_unix.c calls when
+ * which af_unix_msg.c and af_unix.c call as a file goes into an SCM_RIGHTS
+ * message and comes out of it; unix_gc, which af_unix.c calls when
  * a socket is released while files are in flight; wait_for_unix_gc, on
  * each send.
  *
@@ -111,6 +111,8 @@ static void scan_inflight(struct unix_sock *x, void (*func)(struct unix_sock *),
 			}
 		}
 		if (hit && hitlist) {
+			if (x->oob_skb == skb)
+				x->oob_skb = NULL;
 			skb_unlink(x, skb);
 			list_add_tail(&skb->list, hitlist);
 		}

@@ -4,7 +4,7 @@ Each fd whose file is a socket (f_op->name "socket", private_data its
 struct socket) gets one line: its family and type (sock->ops->family,
 sock->type), its state, its local and peer addresses and the bytes queued
 on it. An AF_UNIX socket is read from its struct unix_sock
-(kernel/net/af_unix.c): u->state, u->addr and u->peer->addr, and the bytes
+(kernel/net/af_unix.h): u->state, u->addr and u->peer->addr, and the bytes
 of its receive_queue not yet read, with the files in flight there; an
 AF_INET or AF_INET6 socket is the host's (kernel/net/af_inet_host.c), so
 its line comes from the host: the host fd umk holds, found in umk's own
@@ -68,6 +68,8 @@ def describe_unix(sock):
                                                       "" if int(u["qlen"]) == 1 else "s")
     if files:
         queue += " (%d file%s in flight)" % (files, "" if files == 1 else "s")
+    if int(u["oob_skb"]):
+        queue += ", an urgent byte (MSG_OOB) at the mark"
     return "%s, local %s, peer %s, %s, send buffer %d used (inode %d)" % (
         state_name(int(u["state"])), unix_address(u["addr"]), peer_name, queue,
         ulong(u["wmem_alloc"]), ulong(u["ino"]))
@@ -166,7 +168,7 @@ local and peer addresses (a path, @name for an abstract name, - when none,
 "unbound" for a peer without a name) and what is queued: for AF_UNIX, the
 bytes not yet read on its receive queue and in how many messages (for a
 listener, the connections to accept), the files in flight there
-(SCM_RIGHTS), and how much of its send buffer its messages unread by
+(SCM_RIGHTS), an urgent byte (MSG_OOB) not yet read, and how much of its send buffer its messages unread by
 the peer take (wmem_alloc: their bytes and a fixed overhead each); for
 AF_INET and AF_INET6, which are host sockets, what the host's /proc/net
 says of the host fd umk holds: state, addresses, bytes to read and
