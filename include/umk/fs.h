@@ -631,6 +631,12 @@ void file_path_name(struct file *f, char *buf, size_t n);
 /* kernel/fs/pipe.c: the inode number of the pipe behind f (for fstat and
  * /proc/PID/fd). */
 unsigned long pipe_ino(struct file *f);
+/* F_SETPIPE_SZ and F_GETPIPE_SZ on f: the pipe's size in bytes, or
+ * -EBADF when f is no pipe or FIFO, -EINVAL, -EPERM, -EBUSY. */
+long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg);
+/* size rounded up to a power of two pages (at least one), or 0 past 2 GiB. */
+unsigned int round_pipe_size(unsigned int size);
+extern unsigned int pipe_max_size;	/* fs.pipe-max-size */
 /* A pipe's ends, and a FIFO's i_fop: open is fifo_open. */
 extern const struct file_operations pipefifo_fops;
 /* kernel/fs/namespace.c: mnt's place in the mount table, from 1 (what

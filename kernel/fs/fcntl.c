@@ -1,8 +1,9 @@
 /*
  * kernel/fs/fcntl.c: fcntl (Linux's fs/fcntl.c): F_DUPFD, F_DUPFD_CLOEXEC,
  * F_GETFD/F_SETFD, F_GETFL/F_SETFL, and the record locks (F_GETLK,
- * F_SETLK, F_SETLKW and their F_OFD_ variants, kernel/fs/locks.c); any
- * other command is EINVAL.
+ * F_SETLK, F_SETLKW and their F_OFD_ variants, kernel/fs/locks.c), a
+ * pipe's size (F_SETPIPE_SZ, F_GETPIPE_SZ: kernel/fs/pipe.c); any other
+ * command is EINVAL.
  */
 #include <umk/errno.h>
 #include <umk/filelock.h>
@@ -77,6 +78,10 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
 		ret = fcntl_setlk(fd, f, cmd, (struct flock __user *)arg);
+		break;
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		ret = pipe_fcntl(f, cmd, argi);
 		break;
 	default:
 		ret = -EINVAL;

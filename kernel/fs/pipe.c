@@ -5,16 +5,19 @@
  * sys_readv/sys_writev/sys_ioctl and f_op->poll; a FIFO's inode has them
  * as its i_fop, so dentry_open calls fifo_open).
  *
- * A pipe is a 64 KiB byte ring (Linux's default: 16 pages) with counts of
- * open read-end and write-end files and two wait queues. Readers get what
+ * A pipe is a byte ring of a power of two pages (64 KiB, Linux's 16 pages,
+ * unless fs.pipe-max-size is smaller; F_SETPIPE_SZ resizes it, pipe_fcntl)
+ * with counts of open read-end and write-end files and two wait queues. Readers get what
  * is there (up to what they asked), 0 at EOF once no writer is left, and
  * sleep otherwise. A write of at most PIPE_BUF bytes goes in whole or not
  * at all; a bigger one goes in piece by piece as room appears. A write with
  * no reader left raises SIGPIPE and fails with -EPIPE.
  *
  * Departure from Linux: one byte ring instead of a ring of page buffers,
- * so capacity is exactly PIPE_SIZE bytes whatever the write sizes, and
- * "full" for poll means less than PIPE_BUF bytes of room. O_DIRECT (packet
+ * so capacity is exactly its size in bytes whatever the write sizes, and
+ * "full" for poll means less than PIPE_BUF bytes of room; the pages a
+ * shrink must keep are those the bytes held fill, where Linux counts the
+ * page buffers that hold them (two for a write that straddled a page). O_DIRECT (packet
  * mode) is accepted and kept in f_flags but ignored. No locks: kernel code
  * is not preempted, so only the sleeps in pipe_read/pipe_write let other
  * tasks in, and each loop re-checks the pipe after one.
@@ -42,10 +45,15 @@
 #include <umk/uapi/limits.h>
 
 #define PIPE_DEF_BUFFERS 16
-#define PIPE_SIZE (PIPE_DEF_BUFFERS * PAGE_SIZE)	/* a power of two */
+
+/* fs.pipe-max-size (kernel/fs/proc_sysctl.c): the largest size
+ * F_SETPIPE_SZ gives without CAP_SYS_RESOURCE, and the most a new pipe
+ * gets; always round_pipe_size's. */
+unsigned int pipe_max_size = 1048576;
 
 struct pipe_inode_info {
-	char *buf;			/* PIPE_SIZE bytes, a ring */
+	char *buf;			/* size bytes, a ring */
+	unsigned int size;		/* a power of two pages (max_usage * PAGE_SIZE) */
 	unsigned int head;		/* bytes ever written, mod 2^32 */
 	unsigned int tail;		/* bytes ever read, mod 2^32 */
 	int readers;			/* open read-end files */
@@ -69,7 +77,7 @@ static size_t pipe_len(const struct pipe_inode_info *pipe)
 
 static size_t pipe_room(const struct pipe_inode_info *pipe)
 {
-	return PIPE_SIZE - pipe_len(pipe);
+	return pipe->size - pipe_len(pipe);
 }
 
 static bool pipe_readable(const struct pipe_inode_info *pipe)
@@ -99,8 +107,8 @@ static ssize_t pipe_read(struct kiocb *iocb, struct iov_iter *to)
 		size_t avail = pipe_len(pipe);
 
 		if (avail) {
-			size_t off = pipe->tail & (PIPE_SIZE - 1);
-			size_t chars = min(min(avail, PIPE_SIZE - off), total_len);
+			size_t off = pipe->tail & (pipe->size - 1);
+			size_t chars = min(min(avail, pipe->size - off), total_len);
 
 			/* A piece that faults stays in the pipe, as a page
 			 * buffer that faults does in Linux. */
@@ -158,8 +166,8 @@ static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 		}
 		room = pipe_room(pipe);
 		if (room && (!atomic || room >= total_len)) {
-			size_t off = pipe->head & (PIPE_SIZE - 1);
-			size_t chars = min(min(room, PIPE_SIZE - off), total_len);
+			size_t off = pipe->head & (pipe->size - 1);
+			size_t chars = min(min(room, pipe->size - off), total_len);
 
 			if (copy_from_iter(pipe->buf + off, chars, from) < chars) {
 				if (!ret)
@@ -238,6 +246,60 @@ static long pipe_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return -ENOIOCTLCMD;
 }
 
+unsigned int round_pipe_size(unsigned int size)
+{
+	if (size > (1U << 31))
+		return 0;
+	if (size < PAGE_SIZE)	/* POSIX's minimum */
+		return PAGE_SIZE;
+	return 1U << (32 - __builtin_clz(size - 1));
+}
+
+/* F_SETPIPE_SZ (Linux's pipe_set_size and pipe_resize_ring): the new size,
+ * or -EINVAL past 2 GiB, -EPERM to grow past fs.pipe-max-size without
+ * CAP_SYS_RESOURCE, -EBUSY to shrink below the pages the bytes held fill.
+ * The bytes move to the start of the new ring. */
+static long pipe_set_size(struct pipe_inode_info *pipe, unsigned int arg)
+{
+	unsigned int size = round_pipe_size(arg);
+	size_t len = pipe_len(pipe);
+	char *buf;
+
+	if (!size)
+		return -EINVAL;
+	if (size > pipe->size && size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+		return -EPERM;
+	if (size < ALIGN(len, PAGE_SIZE))
+		return -EBUSY;
+	buf = kvmalloc(size);	/* up to 2 GiB: only the pages written are touched */
+	for (size_t done = 0; done < len;) {
+		size_t off = (pipe->tail + done) & (pipe->size - 1);
+		size_t chars = min(len - done, pipe->size - off);
+
+		memcpy(buf + done, pipe->buf + off, chars);
+		done += chars;
+	}
+	kfree(pipe->buf);
+	pipe->buf = buf;
+	pipe->size = size;
+	pipe->tail = 0;
+	pipe->head = (unsigned int)len;
+	/* a bigger ring may have room for a sleeping writer */
+	wake_up_poll(&pipe->wr_wait, POLLOUT | POLLWRNORM);
+	return size;
+}
+
+long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+
+	if (f->f_op != &pipefifo_fops || !pipe)
+		return -EBADF;
+	if (cmd == F_SETPIPE_SZ)
+		return pipe_set_size(pipe, arg);
+	return pipe->size;	/* F_GETPIPE_SZ */
+}
+
 static void free_pipe_info(struct pipe_inode_info *pipe)
 {
 	kfree(pipe->buf);
@@ -300,12 +362,19 @@ unsigned long pipe_ino(struct file *f)
 	return ((struct pipe_inode_info *)f->private_data)->ino;
 }
 
+/* A new pipe has 16 pages, or fs.pipe-max-size when that is less and
+ * its maker lacks CAP_SYS_RESOURCE (Linux's alloc_pipe_info; umk keeps no
+ * per-user count of pipe pages, so fs.pipe-user-pages-soft never makes it
+ * smaller). */
 static struct pipe_inode_info *alloc_pipe_info(void)
 {
 	static unsigned long last_ino;
 	struct pipe_inode_info *pipe = kmalloc(sizeof(*pipe));
 
-	pipe->buf = kmalloc(PIPE_SIZE);
+	pipe->size = PIPE_DEF_BUFFERS * PAGE_SIZE;
+	if (pipe->size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+		pipe->size = pipe_max_size;
+	pipe->buf = kvmalloc(pipe->size);
 	pipe->ino = ++last_ino;
 	pipe->ctime = current_time();
 	init_waitqueue_head(&pipe->rd_wait);

@@ -15,7 +15,7 @@
  *		randomize_va_space, random/boot_id, random/uuid
  *	vm/	max_map_count, mmap_min_addr, overcommit_memory,
  *		overcommit_ratio
- *	fs/	file-max, nr_open, pipe-max-size
+ *	fs/	file-max, nr_open, pipe-max-size (rw)
  *
  * The text of a file is made when it is opened, as the rest of /proc's
  * (kernel/fs/proc.c); a write takes the whole value at offset 0.
@@ -56,25 +56,33 @@ static int show_str(const struct ctl_table *t, char *buf, size_t size)
 	return ksnprintf(buf, size, "%s\n", t->sval);
 }
 
-/* proc_dointvec_minmax: one decimal integer, within [min, max]. */
-static int store_int(const struct ctl_table *t, const char *text)
+/* One decimal number, optionally negative, with at most a trailing
+ * newline after it, of at most max in magnitude: 0 with *v, or -EINVAL. */
+static int parse_decimal(const char *text, bool neg_ok, long max, long *v)
 {
-	long v = 0;
-	bool neg = *text == '-';
+	bool neg = neg_ok && *text == '-';
 	const char *p = text + neg;
+	long n = 0;
 
 	if (*p < '0' || *p > '9')
 		return -EINVAL;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (*p - '0');
-		if (v > 0x7fffffffL)
+		n = n * 10 + (*p - '0');
+		if (n > max)
 			return -EINVAL;
 	}
 	if (*p && !(*p == '\n' && !p[1]))
 		return -EINVAL;
-	if (neg)
-		v = -v;
-	if (v < t->min || v > t->max)
+	*v = neg ? -n : n;
+	return 0;
+}
+
+/* proc_dointvec_minmax: one decimal integer, within [min, max]. */
+static int store_int(const struct ctl_table *t, const char *text)
+{
+	long v;
+
+	if (parse_decimal(text, true, 0x7fffffffL, &v) || v < t->min || v > t->max)
 		return -EINVAL;
 	*t->ival = (int)v;
 	return 0;
@@ -132,7 +140,6 @@ static int show_uuid(const struct ctl_table *t, char *buf, size_t size)
 static int zero, core_uses_pid_val, max_map_count = DEFAULT_MAP_COUNT_MAX;
 static int mmap_min = USER_WINDOW_START, ngroups_max = 65536, cap_last = CAP_LAST_CAP;
 static int overcommit_ratio = 50, randomize = 2, nr_open = NR_OPEN_MAX;
-static int pipe_max_size = 1048576;
 
 #define INT_RO(name, var) { .procname = name, .mode = S_IFREG | 0444, .show = show_int, .ival = &(var) }
 #define INT_RW(name, var, lo, hi)                                                          \
@@ -178,10 +185,31 @@ static int show_file_max(const struct ctl_table *t, char *buf, size_t size)
 	return ksnprintf(buf, size, "%ld\n", 9223372036854775807L);	/* LONG_MAX */
 }
 
+/* fs.pipe-max-size (Linux's proc_dopipe_max_size): an unsigned number,
+ * stored rounded up to a power of two pages; EINVAL past 2 GiB. */
+static int show_pipe_max_size(const struct ctl_table *t, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%u\n", pipe_max_size);
+}
+
+static int store_pipe_max_size(const struct ctl_table *t, const char *text)
+{
+	long v;
+
+	if (parse_decimal(text, false, 0xffffffffL, &v))
+		return -EINVAL;
+	v = round_pipe_size((unsigned int)v);
+	if (!v)
+		return -EINVAL;
+	pipe_max_size = (unsigned int)v;
+	return 0;
+}
+
 static const struct ctl_table fs_table[] = {
 	FN_RO("file-max", show_file_max),
 	INT_RO("nr_open", nr_open),
-	INT_RO("pipe-max-size", pipe_max_size),
+	{ .procname = "pipe-max-size", .mode = S_IFREG | 0644, .show = show_pipe_max_size,
+	  .store = store_pipe_max_size },
 };
 
 static const struct ctl_table sys_table[] = {
