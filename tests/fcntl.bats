@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # fcntl's commands beyond descriptors and record locks
-# (harness/progs/fcntl.c): pipe sizes and fs.pipe-max-size. Natively the
+# (harness/progs/fcntl.c): pipe sizes and fs.pipe-max-size, signal-driven
+# I/O (O_ASYNC, the owner, F_SETSIG's siginfo; include/umk/fasync.h). Natively the
 # tests run as root, as umk's pid 1 is; the parts where permission
 # matters run again as nobody (65534) in a child. The host's /proc/sys is
 # only ever read: the section that writes fs.pipe-max-size runs under umk
@@ -78,4 +79,50 @@ F_SETPIPE_SZ(16384) = -1 EPERM
 F_SETPIPE_SZ(4096) = 4096
 write "1048576" to pipe-max-size = 7
 pipe-max-size: 1048576'
+}
+
+@test "O_ASYNC on a pipe: SIGIO to the owner on data, room and close; F_SETSIG's signal carries si_fd and si_band" {
+	same_as_native $H/fcntl sigio-pipe
+	assert_line 'write (no O_ASYNC) = 1'
+	assert_line '  -> 1 x SIGIO, si_code SI_KERNEL'
+	assert_line '  -> 1 x SIGRTMIN+1, si_code POLL_IN, si_fd fd, si_band 0x41'
+	assert_line '  -> 1 x SIGIO, si_code POLL_IN, si_fd fd, si_band 0x41'
+	assert_line '  -> 1 x SIGRTMIN+1, si_code POLL_OUT, si_fd fd, si_band 0x304'
+	refute_line --partial 'is not fd'
+	run grep -c -- '-> none' <<<"$output"
+	assert_output 3
+}
+
+@test "F_SETOWN, F_SETOWN_EX and F_SETSIG: pids, groups, threads, and their errors" {
+	same_as_native $H/fcntl owner
+	assert_line 'F_SETOWN 999999 (no such process) = -1 ESRCH'
+	assert_line 'F_GETOWN is -getpgrp() = 1'
+	assert_line '  type 0 (F_OWNER_TID 0)'
+	assert_line 'F_SETOWN_EX type 3 = -1 EINVAL'
+	assert_line 'F_SETSIG 65 = -1 EINVAL'
+	assert_line 'F_GETSIG = 64'
+	assert_line 'ioctl FIOASYNC on (a regular file) = -1 ENOTTY'
+}
+
+@test "an owner that is a process group: each process in it gets SIGIO, none outside it" {
+	same_as_native $H/fcntl sigio-pgrp
+	assert_line 'member: SIGIO'
+	assert_line 'leader: SIGIO'
+	assert_line "the test's own process (another group): nothing"
+}
+
+@test "sigio_perm: an owner set by nobody does not signal root; one set by root signals nobody" {
+	same_as_native $H/fcntl sigio-perm
+	assert_output '== sigio-perm
+-- as nobody
+nobody: F_SETOWN getppid() (root) = 0
+nobody: F_SETFL O_ASYNC = 0
+root: write 1 byte = 1
+root: nothing
+root: F_SETOWN getpid() = 0
+root: write 1 byte = 1
+root: SIGIO
+root: F_SETOWN the nobody child = 0
+root: write 1 byte = 1
+nobody: SIGIO'
 }

@@ -18,10 +18,24 @@
  *                fs.pipe-max-size, rounded as Linux rounds it, EINVAL for
  *                what is not a size; nobody cannot write it; nobody's new
  *                pipes are no bigger than it, and cannot grow past it
+ *   sigio-pipe   O_ASYNC on a pipe's ends (F_SETFL and FIOASYNC): SIGIO
+ *                (si_code SI_KERNEL) to the owner on data, on room, on the
+ *                other end's close; F_SETSIG's signal with si_fd and
+ *                si_band, SIGIO itself given so with them; the ends of a
+ *                FIFO opened O_RDWR
+ *   owner        F_SETOWN/F_GETOWN (a pid, a group as -pgrp, ESRCH),
+ *                F_SETOWN_EX/F_GETOWN_EX (TID, PID, PGRP, EINVAL),
+ *                F_SETSIG/F_GETSIG (EINVAL past 64); O_ASYNC on a regular
+ *                file (no fasync: F_SETFL ignores it, FIOASYNC is ENOTTY)
+ *   sigio-pgrp   an owner that is a process group: each of its processes
+ *                gets SIGIO
+ *   sigio-perm   sigio_perm: an owner set by nobody cannot signal root;
+ *                one set by root signals nobody
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +47,8 @@
 #include "harness.h"
 
 #define NOBODY 65534
+
+#define fcntl_(fd, cmd, arg) rsys(SYS_fcntl, (fd), (cmd), (arg))
 
 static void must(const char *what, long ret)
 {
@@ -68,11 +84,6 @@ static void as(const char *who, void (*fn)(void))
 	status = wait_status(pid);
 	if (status)
 		printf("child: %s\n", status_text(status));
-}
-
-static long fcntl_(int fd, int cmd, long arg)
-{
-	return rsys(SYS_fcntl, fd, cmd, arg);
 }
 
 /* ---- pipe sizes ---- */
@@ -248,12 +259,291 @@ static void pipe_max_set(void)
 	set_pipe_max("1048576");
 }
 
+/* ---- signal-driven I/O ---- */
+
+static volatile int got_count;
+static volatile int got_sig, got_code, got_fd;
+static volatile long got_band;
+
+static void on_sigio(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	got_count++;
+	got_sig = sig;
+	got_code = si->si_code;
+	got_fd = si->si_fd;
+	got_band = si->si_band;
+}
+
+static void catch_sig(int sig)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigio, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL))
+		die("sigaction %d", sig);
+}
+
+static const char *code_name(int code)
+{
+	static char buf[16];
+
+	switch (code) {
+	case SI_KERNEL:
+		return "SI_KERNEL";
+	case SI_SIGIO:
+		return "SI_SIGIO";
+	case POLL_IN:
+		return "POLL_IN";
+	case POLL_OUT:
+		return "POLL_OUT";
+	case POLL_HUP:
+		return "POLL_HUP";
+	}
+	snprintf(buf, sizeof(buf), "%d", code);
+	return buf;
+}
+
+/* What arrived since the last report: "  -> none", or the signal with
+ * si_code, and si_fd and si_band when si_code is a POLL_* code. */
+static void report(void)
+{
+	if (!got_count) {
+		printf("  -> none\n");
+		return;
+	}
+	if (got_sig >= SIGRTMIN)
+		printf("  -> %d x SIGRTMIN+%d", got_count, got_sig - SIGRTMIN);
+	else
+		printf("  -> %d x %s", got_count, got_sig == SIGIO ? "SIGIO" : signal_name(got_sig));
+	printf(", si_code %s", code_name(got_code));
+	if (got_code >= POLL_IN && got_code <= POLL_HUP)
+		printf(", si_fd %s, si_band %#lx", got_fd == -1 ? "?" : "fd", got_band);
+	printf("\n");
+	got_count = 0;
+}
+
+static int report_fd;	/* the fd si_fd should name */
+
+static void say(const char *what, long ret)
+{
+	show(what, ret);
+	if (got_count && got_code >= POLL_IN && got_code <= POLL_HUP && got_fd != report_fd)
+		printf("  si_fd %d is not fd %d\n", got_fd, report_fd);
+	report();
+}
+
+static void sigio_pipe(void)
+{
+	int p[2], fl, on = 1, off = 0;
+	char c = 'x', buf[8];
+
+	catch_sig(SIGIO);
+	catch_sig(SIGRTMIN + 1);
+	must("pipe", rsys(SYS_pipe, p));
+	show("F_GETOWN (none yet)", fcntl_(p[0], F_GETOWN, 0));
+	show("F_SETOWN getpid()", fcntl_(p[0], F_SETOWN, getpid()));
+	show("F_GETOWN is getpid()", fcntl_(p[0], F_GETOWN, 0) == getpid());
+	report_fd = p[0];
+	say("write (no O_ASYNC)", rsys(SYS_write, p[1], &c, 1));
+	fl = (int)fcntl_(p[0], F_GETFL, 0);
+	show("F_SETFL O_ASYNC (read end)", fcntl_(p[0], F_SETFL, fl | O_ASYNC));
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(p[0], F_GETFL, 0) & O_ASYNC) != 0);
+	say("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	say("write 0 bytes", rsys(SYS_write, p[1], &c, 0));
+	show("F_SETSIG SIGRTMIN+1", fcntl_(p[0], F_SETSIG, SIGRTMIN + 1));
+	show("F_GETSIG is SIGRTMIN+1", fcntl_(p[0], F_GETSIG, 0) == SIGRTMIN + 1);
+	say("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	show("F_SETSIG SIGIO", fcntl_(p[0], F_SETSIG, SIGIO));
+	say("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	show("F_SETSIG 0", fcntl_(p[0], F_SETSIG, 0));
+	say("read 4 (the read end's own read)", rsys(SYS_read, p[0], buf, 4));
+
+	/* the write end: SIGIO when a read makes room */
+	show("F_SETOWN getpid() (write end)", fcntl_(p[1], F_SETOWN, getpid()));
+	show("F_SETSIG SIGRTMIN+1 (write end)", fcntl_(p[1], F_SETSIG, SIGRTMIN + 1));
+	show("ioctl FIOASYNC on (write end)", rsys(SYS_ioctl, p[1], FIOASYNC, &on));
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(p[1], F_GETFL, 0) & O_ASYNC) != 0);
+	say("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	report_fd = p[1];
+	say("read 1 byte", rsys(SYS_read, p[0], &c, 1));
+	show("ioctl FIOASYNC off (write end)", rsys(SYS_ioctl, p[1], FIOASYNC, &off));
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(p[1], F_GETFL, 0) & O_ASYNC) != 0);
+	report_fd = p[0];
+	say("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	say("close the write end", rsys(SYS_close, p[1]));
+	fl = (int)fcntl_(p[0], F_GETFL, 0);
+	show("F_SETFL without O_ASYNC", fcntl_(p[0], F_SETFL, fl & ~O_ASYNC));
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(p[0], F_GETFL, 0) & O_ASYNC) != 0);
+	close(p[0]);
+
+	/* a FIFO opened O_RDWR is on both lists: a write through it is data
+	 * for itself */
+	{
+		char path[64];
+		int f;
+
+		snprintf(path, sizeof(path), "/tmp/fcntl-fifo.%d", getpid());
+		if (mkfifo(path, 0600))
+			die("mkfifo %s", path);
+		f = open(path, O_RDWR);
+		unlink(path);
+		report_fd = f;
+		show("F_SETOWN getpid() (FIFO, O_RDWR)", fcntl_(f, F_SETOWN, getpid()));
+		show("F_SETSIG SIGRTMIN+1", fcntl_(f, F_SETSIG, SIGRTMIN + 1));
+		show("F_SETFL O_ASYNC", fcntl_(f, F_SETFL, O_RDWR | O_ASYNC));
+		say("write 1 byte", rsys(SYS_write, f, &c, 1));
+		say("read 1 byte", rsys(SYS_read, f, &c, 1));
+		close(f);
+	}
+}
+
+static void owner(void)
+{
+	struct f_owner_ex ex;
+	int p[2], fd, on = 1;
+
+	must("pipe", rsys(SYS_pipe, p));
+	show("F_SETOWN 999999 (no such process)", fcntl_(p[0], F_SETOWN, 999999));
+	show("F_SETOWN -999999 (no such group)", fcntl_(p[0], F_SETOWN, -999999));
+	show("F_SETOWN INT_MIN", fcntl_(p[0], F_SETOWN, -2147483647 - 1));
+	show("F_SETOWN -getpgrp()", fcntl_(p[0], F_SETOWN, -getpgrp()));
+	show("F_GETOWN is -getpgrp()", fcntl_(p[0], F_GETOWN, 0) == -getpgrp());
+	show("F_GETOWN_EX", fcntl_(p[0], F_GETOWN_EX, &ex));
+	printf("  type %d (F_OWNER_PGRP %d), pid is getpgrp(): %d\n", ex.type, F_OWNER_PGRP,
+	       ex.pid == getpgrp());
+	ex = (struct f_owner_ex){ .type = F_OWNER_TID, .pid = gettid() };
+	show("F_SETOWN_EX F_OWNER_TID gettid()", fcntl_(p[0], F_SETOWN_EX, &ex));
+	show("F_GETOWN is gettid()", fcntl_(p[0], F_GETOWN, 0) == gettid());
+	show("F_GETOWN_EX", fcntl_(p[0], F_GETOWN_EX, &ex));
+	printf("  type %d (F_OWNER_TID %d)\n", ex.type, F_OWNER_TID);
+	ex = (struct f_owner_ex){ .type = F_OWNER_PID, .pid = 0 };
+	show("F_SETOWN_EX F_OWNER_PID 0", fcntl_(p[0], F_SETOWN_EX, &ex));
+	show("F_GETOWN_EX", fcntl_(p[0], F_GETOWN_EX, &ex));
+	printf("  type %d (F_OWNER_PID %d), pid %d\n", ex.type, F_OWNER_PID, ex.pid);
+	ex = (struct f_owner_ex){ .type = 3, .pid = getpid() };
+	show("F_SETOWN_EX type 3", fcntl_(p[0], F_SETOWN_EX, &ex));
+	ex = (struct f_owner_ex){ .type = F_OWNER_PID, .pid = 999999 };
+	show("F_SETOWN_EX F_OWNER_PID 999999", fcntl_(p[0], F_SETOWN_EX, &ex));
+	show("F_SETOWN_EX (bad pointer)", fcntl_(p[0], F_SETOWN_EX, 8));
+	show("F_GETOWN_EX (bad pointer)", fcntl_(p[0], F_GETOWN_EX, 8));
+	show("F_SETOWN 0", fcntl_(p[0], F_SETOWN, 0));
+	show("F_GETOWN_EX", fcntl_(p[0], F_GETOWN_EX, &ex));
+	printf("  type %d (F_OWNER_PID %d), pid %d\n", ex.type, F_OWNER_PID, ex.pid);
+	show("F_GETSIG (none set)", fcntl_(p[0], F_GETSIG, 0));
+	show("F_SETSIG 64", fcntl_(p[0], F_SETSIG, 64));
+	show("F_SETSIG 65", fcntl_(p[0], F_SETSIG, 65));
+	show("F_SETSIG -1", fcntl_(p[0], F_SETSIG, -1));
+	show("F_GETSIG", fcntl_(p[0], F_GETSIG, 0));
+	show("F_GETSIG (the other end: an open file of its own)", fcntl_(p[1], F_GETSIG, 0));
+	close(p[0]);
+	close(p[1]);
+
+	fd = open("/proc/self/exe", O_RDONLY);
+	show("F_SETFL O_ASYNC (a regular file)", fcntl_(fd, F_SETFL, O_ASYNC));
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(fd, F_GETFL, 0) & O_ASYNC) != 0);
+	show("ioctl FIOASYNC on (a regular file)", rsys(SYS_ioctl, fd, FIOASYNC, &on));
+	show("F_SETOWN getpid() (a regular file)", fcntl_(fd, F_SETOWN, getpid()));
+	close(fd);
+}
+
+/* Wait up to a second for a signal to have arrived. */
+static void wait_sig(void)
+{
+	for (int i = 0; i < 100 && !got_count; i++)
+		usleep(10000);
+}
+
+static void sigio_pgrp(void)
+{
+	int p[2], ready[2];
+	pid_t leader, member;
+	char c = 'x';
+
+	catch_sig(SIGIO);
+	must("pipe", rsys(SYS_pipe, p));
+	must("pipe", rsys(SYS_pipe, ready));
+	fflush(stdout);
+	leader = fork();
+	if (!leader) {
+		setpgid(0, 0);
+		member = fork();
+		if (!member) {
+			close(ready[0]);
+			if (write(ready[1], "r", 1) != 1)
+				_exit(99);
+			wait_sig();
+			_exit(got_count ? 0 : 1);	/* the leader tells */
+		}
+		if (read(ready[0], &c, 1) != 1)
+			_exit(99);
+		show("leader: F_SETOWN -getpgrp()", fcntl_(p[0], F_SETOWN, -getpgrp()));
+		show("leader: F_SETFL O_ASYNC", fcntl_(p[0], F_SETFL, O_ASYNC));
+		show("leader: write 1 byte", rsys(SYS_write, p[1], &c, 1));
+		wait_sig();
+		printf("member: %s\n", wait_status(member) == 0 ? "SIGIO" : "nothing");
+		printf("leader: %s\n", got_count ? "SIGIO" : "nothing");
+		_exit(0);
+	}
+	wait_status(leader);
+	printf("the test's own process (another group): %s\n", got_count ? "SIGIO" : "nothing");
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Who sets the owner decides: a file made by root, its owner set by
+ * nobody to root's process; then by root to nobody's. */
+static int perm_pipe[2];
+
+static void set_owner_parent(void)
+{
+	show("nobody: F_SETOWN getppid() (root)", fcntl_(perm_pipe[0], F_SETOWN, getppid()));
+	show("nobody: F_SETFL O_ASYNC", fcntl_(perm_pipe[0], F_SETFL, O_ASYNC));
+}
+
+static void sigio_perm(void)
+{
+	int go[2];
+	pid_t child;
+	char c = 'x';
+
+	catch_sig(SIGIO);
+	must("pipe", rsys(SYS_pipe, perm_pipe));
+	as("nobody", set_owner_parent);
+	show("root: write 1 byte", rsys(SYS_write, perm_pipe[1], &c, 1));
+	printf("root: %s\n", got_count ? "SIGIO" : "nothing");
+	got_count = 0;
+	show("root: F_SETOWN getpid()", fcntl_(perm_pipe[0], F_SETOWN, getpid()));
+	show("root: write 1 byte", rsys(SYS_write, perm_pipe[1], &c, 1));
+	printf("root: %s\n", got_count ? "SIGIO" : "nothing");
+	got_count = 0;
+
+	must("pipe", rsys(SYS_pipe, go));
+	fflush(stdout);
+	child = fork();
+	if (!child) {
+		become_nobody();
+		if (write(go[1], "r", 1) != 1)
+			_exit(99);
+		wait_sig();
+		printf("nobody: %s\n", got_count ? "SIGIO" : "nothing");
+		_exit(0);
+	}
+	if (read(go[0], &c, 1) != 1)
+		die("read");
+	show("root: F_SETOWN the nobody child", fcntl_(perm_pipe[0], F_SETOWN, child));
+	show("root: write 1 byte", rsys(SYS_write, perm_pipe[1], &c, 1));
+	wait_status(child);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct section section[] = {
 		{ "pipe-size", pipe_size }, { "fifo-size", fifo_size },
 		{ "pipe-max-root", pipe_max_root },
-		{ "pipe-max-nobody", pipe_max_nobody }, { "pipe-max-set", pipe_max_set },
+		{ "pipe-max-nobody", pipe_max_nobody },
+		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
+		{ "sigio-pgrp", sigio_pgrp }, { "sigio-perm", sigio_perm }, { "pipe-max-set", pipe_max_set },
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -16,6 +16,7 @@
 #ifndef UMK_FS_H
 #define UMK_FS_H
 
+#include <umk/fasync.h>
 #include <umk/list.h>
 #include <umk/sched.h>
 #include <umk/types.h>
@@ -177,6 +178,9 @@ struct file_operations {
 	 * at end of file. */
 	struct hostmem *(*get_hostmem)(struct file *f, int *err);
 	ssize_t (*read_kernel)(struct file *f, void *buf, size_t n, s64 off);
+	/* O_ASYNC on or off (include/umk/fasync.h): fasync_helper on the
+	 * object's list; 0 or 1, or -errno. Without it O_ASYNC is ignored. */
+	int (*fasync)(int fd, struct file *f, int on);
 };
 
 /* What getdents64 hands a directory's iterate (include/linux/fs.h): call
@@ -349,6 +353,7 @@ struct file {
 	struct list_head f_ep;		/* the epitems watching it (eventpoll.c) */
 	unsigned int f_pipe;		/* a FIFO reader's w_counter at open (pipe.c) */
 	bool f_writer;			/* holds get_write_access on f_inode (FMODE_WRITER) */
+	struct fown_struct f_owner;	/* who gets SIGIO (kernel/fs/fcntl.c) */
 };
 
 #define NR_OPEN_DEFAULT 1024		/* fd table size; RLIMIT_NOFILE's ceiling */

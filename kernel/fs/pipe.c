@@ -63,6 +63,8 @@ struct pipe_inode_info {
 	unsigned int w_counter;		/* wait_for_partner), for writing ever */
 	struct wait_queue_head rd_wait;	/* readers: data, or no writers */
 	struct wait_queue_head wr_wait;	/* writers: room, or no readers */
+	struct fasync_struct *fasync_readers;	/* O_ASYNC files: SIGIO on data */
+	struct fasync_struct *fasync_writers;	/* and on room */
 	unsigned long ino;		/* its inode number on pipefs: "pipe:[ino]" */
 	struct timespec64 ctime;	/* when it was made, for fstat */
 };
@@ -133,12 +135,15 @@ static ssize_t pipe_read(struct kiocb *iocb, struct iov_iter *to)
 			ret = -EAGAIN;
 			break;
 		}
-		/* Nothing read yet, so nothing consumed: no writer to wake. */
+		/* Nothing read yet, so nothing consumed: no writer to wake,
+		 * but O_ASYNC writers hear of every read, as in Linux. */
+		kill_fasync(&pipe->fasync_writers, SIGIO, POLL_OUT);
 		if (wait_event_interruptible(pipe->rd_wait, pipe_readable(pipe)))
 			return -ERESTARTSYS;
 	}
 	if (consumed)
 		wake_up_poll(&pipe->wr_wait, POLLOUT | POLLWRNORM);
+	kill_fasync(&pipe->fasync_writers, SIGIO, POLL_OUT);
 	return ret;
 }
 
@@ -197,6 +202,7 @@ static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 			wake_up_poll(&pipe->rd_wait, POLLIN | POLLRDNORM);
 			wake_readers = false;
 		}
+		kill_fasync(&pipe->fasync_readers, SIGIO, POLL_IN);
 		/* A signal ends the wait; the loop sees it above, after one
 		 * more look for room and readers, as Linux's pipe_write does. */
 		wait_event_interruptible(pipe->wr_wait,
@@ -204,6 +210,9 @@ static ssize_t pipe_write(struct kiocb *iocb, struct iov_iter *from)
 	}
 	if (wake_readers)
 		wake_up_poll(&pipe->rd_wait, POLLIN | POLLRDNORM);
+	/* O_ASYNC readers hear of every write that got this far, as in Linux,
+	 * even one that wrote nothing */
+	kill_fasync(&pipe->fasync_readers, SIGIO, POLL_IN);
 	return ret;
 }
 
@@ -300,6 +309,20 @@ long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg)
 	return pipe->size;	/* F_GETPIPE_SZ */
 }
 
+/* O_ASYNC on or off (Linux's pipe_fasync): a read end on the readers'
+ * list, a write end on the writers', a FIFO opened O_RDWR on both. */
+static int pipe_fasync(int fd, struct file *f, int on)
+{
+	struct pipe_inode_info *pipe = f->private_data;
+	int ret = 0;
+
+	if (file_readable(f))
+		ret = fasync_helper(fd, f, on, &pipe->fasync_readers);
+	if (file_writable(f) && ret >= 0)
+		ret = fasync_helper(fd, f, on, &pipe->fasync_writers);
+	return ret;
+}
+
 static void free_pipe_info(struct pipe_inode_info *pipe)
 {
 	kfree(pipe->buf);
@@ -336,6 +359,8 @@ static void pipe_release(struct file *f)
 	if (!pipe->readers != !pipe->writers) {
 		wake_up(&pipe->rd_wait);
 		wake_up(&pipe->wr_wait);
+		kill_fasync(&pipe->fasync_readers, SIGIO, POLL_IN);
+		kill_fasync(&pipe->fasync_writers, SIGIO, POLL_OUT);
 	}
 	put_pipe_info(f->f_inode, pipe);
 }
@@ -467,6 +492,7 @@ const struct file_operations pipefifo_fops = {
 	.ioctl = pipe_ioctl,
 	.fstat = pipe_fstat,
 	.release = pipe_release,
+	.fasync = pipe_fasync,
 };
 
 /* res[0] the read end, res[1] the write end; one reference each. */
