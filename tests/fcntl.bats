@@ -126,3 +126,17 @@ root: F_SETOWN the nobody child = 0
 root: write 1 byte = 1
 nobody: SIGIO'
 }
+
+@test "O_ASYNC on an AF_UNIX socket: data, room after a full send buffer, the peer's shutdown and close" {
+	same_as_native $H/fcntl sigio-unix
+	assert_line '  the owner is getpid(): 1'
+	assert_line '  -> 1 x SIGRTMIN+2, si_code POLL_OUT, si_fd fd, si_band 0x304'
+	assert_line '  -> 1 x SIGRTMIN+2, si_code POLL_HUP, si_fd fd, si_band 0x18'
+	refute_line --partial 'is not fd'
+}
+
+@test "O_ASYNC on inotify: a signal per event queued, none for an event merged into the last" {
+	same_as_native $H/fcntl sigio-inotify
+	run grep -c 'si_code POLL_IN, si_fd fd, si_band 0x41' <<<"$output"
+	assert_output 2
+}

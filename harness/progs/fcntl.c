@@ -27,15 +27,23 @@
  *                F_SETOWN_EX/F_GETOWN_EX (TID, PID, PGRP, EINVAL),
  *                F_SETSIG/F_GETSIG (EINVAL past 64); O_ASYNC on a regular
  *                file (no fasync: F_SETFL ignores it, FIOASYNC is ENOTTY)
+ *   sigio-unix   an AF_UNIX stream pair: SIGIO on data, on room once a send
+ *                found none, on the peer's shutdown and close; the owner
+ *                by FIOSETOWN and SIOCGPGRP
+ *   sigio-inotify  an inotify file: SIGIO (POLL_IN) per event queued, none
+ *                for an event merged into the last
  *   sigio-pgrp   an owner that is a process group: each of its processes
  *                gets SIGIO
  *   sigio-perm   sigio_perm: an owner set by nobody cannot signal root;
  *                one set by root signals nobody
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +455,69 @@ static void owner(void)
 	close(fd);
 }
 
+static void sigio_unix(void)
+{
+	static char big[65536];
+	int sv[2], me = getpid(), got = 0, size = 4096;
+	long n, total = 0;
+	char c = 'x';
+
+	catch_sig(SIGRTMIN + 2);
+	must("socketpair", rsys(SYS_socketpair, AF_UNIX, SOCK_STREAM, 0, sv));
+	report_fd = sv[0];
+	show("ioctl FIOSETOWN getpid()", rsys(SYS_ioctl, sv[0], FIOSETOWN, &me));
+	show("ioctl SIOCGPGRP", rsys(SYS_ioctl, sv[0], SIOCGPGRP, &got));
+	printf("  the owner is getpid(): %d\n", got == me);
+	show("F_SETSIG SIGRTMIN+2", fcntl_(sv[0], F_SETSIG, SIGRTMIN + 2));
+	show("F_SETFL O_ASYNC|O_NONBLOCK", fcntl_(sv[0], F_SETFL, O_ASYNC | O_NONBLOCK));
+	say("the peer sends 1 byte", rsys(SYS_write, sv[1], &c, 1));
+	say("recv 1 byte", rsys(SYS_read, sv[0], &c, 1));
+	must("SO_SNDBUF", rsys(SYS_setsockopt, sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)));
+	while ((n = rsys(SYS_write, sv[0], big, sizeof(big))) > 0)
+		total += n;
+	printf("send until full: %s\n", n == -EAGAIN ? "EAGAIN" : errno_name((int)-n));
+	report();
+	while (total > 0 && (n = rsys(SYS_read, sv[1], big, sizeof(big))) > 0)
+		total -= n;
+	printf("the peer reads it all\n");
+	report();
+	say("the peer sends 1 byte", rsys(SYS_write, sv[1], &c, 1));
+	say("the peer's shutdown(SHUT_WR)", rsys(SYS_shutdown, sv[1], SHUT_WR));
+	say("the peer's close", rsys(SYS_close, sv[1]));
+	close(sv[0]);
+}
+
+static void sigio_inotify(void)
+{
+	char dir[64], path[80];
+	int in, fd;
+
+	catch_sig(SIGIO);
+	catch_sig(SIGRTMIN + 1);
+	snprintf(dir, sizeof(dir), "/tmp/fcntl-inotify.%d", getpid());
+	snprintf(path, sizeof(path), "%s/f", dir);
+	if (mkdir(dir, 0700))
+		die("mkdir %s", dir);
+	in = (int)rsys(SYS_inotify_init1, 0);
+	must("inotify_init1", in);
+	must("inotify_add_watch", rsys(SYS_inotify_add_watch, in, dir, IN_CREATE | IN_MODIFY));
+	report_fd = in;
+	show("F_SETOWN getpid()", fcntl_(in, F_SETOWN, getpid()));
+	show("F_SETSIG SIGRTMIN+1", fcntl_(in, F_SETSIG, SIGRTMIN + 1));
+	show("F_SETFL O_ASYNC", fcntl_(in, F_SETFL, O_ASYNC));
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	printf("create f\n");
+	report();
+	show("write 1 byte to f", rsys(SYS_write, fd, "x", 1));
+	report();
+	show("write 1 byte to f again (merged)", rsys(SYS_write, fd, "x", 1));
+	report();
+	close(fd);
+	close(in);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* Wait up to a second for a signal to have arrived. */
 static void wait_sig(void)
 {
@@ -543,6 +614,7 @@ int main(int argc, char **argv)
 		{ "pipe-max-root", pipe_max_root },
 		{ "pipe-max-nobody", pipe_max_nobody },
 		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
+		{ "sigio-unix", sigio_unix }, { "sigio-inotify", sigio_inotify },
 		{ "sigio-pgrp", sigio_pgrp }, { "sigio-perm", sigio_perm }, { "pipe-max-set", pipe_max_set },
 	};
 
