@@ -140,3 +140,11 @@ nobody: SIGIO'
 	run grep -c 'si_code POLL_IN, si_fd fd, si_band 0x41' <<<"$output"
 	assert_output 2
 }
+
+@test "the trace names fcntl's commands, the new ones included" {
+	umk --trace $H/fcntl owner pipe-size
+	trace_has 'enter fcntl\([0-9]+, F_SETOWN_EX, '
+	trace_has 'enter fcntl\([0-9]+, F_GETSIG, '
+	trace_has 'enter fcntl\([0-9]+, F_SETPIPE_SZ, 0x2000\)'
+	trace_has 'enter fcntl\([0-9]+, F_GETFL, '
+}
