@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # fcntl's commands beyond descriptors and record locks
 # (harness/progs/fcntl.c): pipe sizes and fs.pipe-max-size, signal-driven
-# I/O (O_ASYNC, the owner, F_SETSIG's siginfo; include/umk/fasync.h). Natively the
+# I/O (O_ASYNC, the owner, F_SETSIG's siginfo; include/umk/fasync.h),
+# leases (kernel/fs/leases.c) and the trace's names for the commands. Natively the
 # tests run as root, as umk's pid 1 is; the parts where permission
 # matters run again as nobody (65534) in a child. The host's /proc/sys is
 # only ever read: the section that writes fs.pipe-max-size runs under umk
@@ -142,9 +143,54 @@ nobody: SIGIO'
 }
 
 @test "the trace names fcntl's commands, the new ones included" {
-	umk --trace $H/fcntl owner pipe-size
+	umk --trace $H/fcntl owner pipe-size lease
 	trace_has 'enter fcntl\([0-9]+, F_SETOWN_EX, '
+	trace_has 'enter fcntl\([0-9]+, F_SETLEASE, 0x1\)'
 	trace_has 'enter fcntl\([0-9]+, F_GETSIG, '
 	trace_has 'enter fcntl\([0-9]+, F_SETPIPE_SZ, 0x2000\)'
 	trace_has 'enter fcntl\([0-9]+, F_GETFL, '
+}
+
+@test "F_SETLEASE and F_GETLEASE: read and write leases, their conflicts, a non-blocking break, /proc/locks" {
+	same_as_native $H/fcntl lease
+	assert_line 'F_SETLEASE F_WRLCK (another reader) = -1 EAGAIN'
+	assert_line 'F_SETLEASE F_RDLCK (a writer is open) = -1 EAGAIN'
+	assert_line 'F_SETLEASE F_UNLCK (none held) = -1 EAGAIN'
+	assert_line 'open O_RDONLY|O_NONBLOCK = -1 EAGAIN'
+	assert_line '  -> 1 x SIGRTMIN+1, si_code 3, si_fd fd, si_band 0x441'
+	assert_line '/proc/locks: LEASE BREAKING READ ... 0 EOF'
+	assert_line 'F_GETOWN (the release cleared it) = 0'
+	assert_line 'F_SETLEASE F_RDLCK (a directory) = -1 EINVAL'
+}
+
+@test "a lease is for the file's owner: nobody cannot take one on root's file" {
+	same_as_native $H/fcntl lease-nobody
+	assert_line 'nobody: F_SETLEASE F_RDLCK (root'"'"'s file) = -1 EACCES'
+	assert_line 'nobody: F_SETLEASE F_RDLCK (its own file) = 0'
+}
+
+@test "an open and a truncate wait for the holder to answer the lease break" {
+	same_as_native $H/fcntl lease-break
+	assert_output '== lease-break
+open O_RDONLY (waits for the downgrade) = 0
+truncate to 5 (waits for the release) = 0
+holder: break 1: POLL_MSG, wants F_RDLCK, set = 0
+holder: break 2: POLL_MSG, wants F_UNLCK, set = 0'
+}
+
+@test "an open blocked by a lease and interrupted by a handler is EINTR, or restarts under SA_RESTART" {
+	same_as_native $H/fcntl lease-restart
+	assert_line 'open O_RDONLY, no SA_RESTART: handler ran 1 time(s), open = -1 EINTR'
+	assert_line 'open O_RDONLY, SA_RESTART: handler ran 1 time(s), open = 0'
+}
+
+@test "a holder that does not answer loses its lease after fs.lease-break-time; leases-enable 0 refuses new ones (umk only: writes /proc/sys)" {
+	umk $H/fcntl lease-timeout
+	assert_line '/proc/locks: LEASE BREAKING UNLCK ... 0 EOF'
+	assert_line '/proc/locks: -> LEASE BREAKER WRITE ... 0 EOF'
+	assert_line 'open O_WRONLY after about a second: 1'
+	assert_line 'open O_WRONLY (the lease timed out) = 0'
+	assert_line 'holder: 1 signal(s), F_GETLEASE = F_UNLCK'
+	assert_line 'F_SETLEASE F_RDLCK (leases-enable 0) = -1 EINVAL'
+	assert_line 'F_SETLEASE F_RDLCK (leases-enable 1) = 0'
 }

@@ -32,6 +32,24 @@
  *                by FIOSETOWN and SIOCGPGRP
  *   sigio-inotify  an inotify file: SIGIO (POLL_IN) per event queued, none
  *                for an event merged into the last
+ *   lease        F_SETLEASE/F_GETLEASE: a read lease beside other readers,
+ *                a write lease only on a file nobody else has open, EAGAIN
+ *                otherwise; F_UNLCK; EINVAL on a pipe and a directory; an
+ *                O_NONBLOCK open that conflicts is EWOULDBLOCK, marks the
+ *                lease for downgrade and signals the holder (POLL_MSG);
+ *                /proc/locks shows it
+ *   lease-nobody the file's owner may take a lease, another user not
+ *   lease-break  a holder in another process answers each break: an
+ *                O_RDONLY open waits for the write lease's downgrade, a
+ *                truncate for the read lease's release
+ *   lease-restart  an open blocked by a lease, interrupted by a handler:
+ *                EINTR without SA_RESTART, restarted with it (and done
+ *                when the holder lets go)
+ *   lease-timeout  (writes /proc/sys: for umk only) a holder that does
+ *                not answer loses its lease after fs.lease-break-time;
+ *                /proc/locks shows the lease BREAKING and the opener as
+ *                its BREAKER meanwhile; fs.leases-enable 0 refuses new
+ *                leases
  *   sigio-pgrp   an owner that is a process group: each of its processes
  *                gets SIGIO
  *   sigio-perm   sigio_perm: an owner set by nobody cannot signal root;
@@ -41,6 +59,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -518,6 +537,303 @@ static void sigio_inotify(void)
 	rmdir(dir);
 }
 
+/* ---- leases ---- */
+
+static char lease_path[64];
+
+static void make_lease_file(void)
+{
+	int fd;
+
+	snprintf(lease_path, sizeof(lease_path), "/tmp/fcntl-lease.%d", getpid());
+	fd = open(lease_path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "0123456789", 10) != 10)
+		die("cannot make %s", lease_path);
+	close(fd);
+}
+
+static const char *lease_name(long t)
+{
+	return t == F_RDLCK ? "F_RDLCK" : t == F_WRLCK ? "F_WRLCK" : t == F_UNLCK ? "F_UNLCK" : "?";
+}
+
+static void getlease(int fd)
+{
+	long t = fcntl_(fd, F_GETLEASE, 0);
+
+	if (t < 0)
+		show("F_GETLEASE", t);
+	else
+		printf("F_GETLEASE = %s\n", lease_name(t));
+}
+
+/* The lines of /proc/locks about leases: their kind, state and type,
+ * and their range, without the pid and the device numbers. */
+static void show_lease_lines(void)
+{
+	FILE *f = fopen("/proc/locks", "r");
+	char line[256], state[16], type[16], range[32];
+
+	if (!f)
+		die("/proc/locks");
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "LEASE");
+
+		if (!p || sscanf(p, "LEASE %15s %15s %*d %*s %31[^\n]", state, type, range) != 3)
+			continue;
+		printf("/proc/locks: %sLEASE %s %s ... %s\n", strstr(line, "->") ? "-> " : "", state,
+		       type, range);
+	}
+	fclose(f);
+}
+
+static void lease(void)
+{
+	int a, b, p[2], d;
+
+	catch_sig(SIGRTMIN + 1);
+	make_lease_file();
+	a = open(lease_path, O_RDONLY);
+	getlease(a);
+	show("F_SETLEASE F_RDLCK", fcntl_(a, F_SETLEASE, F_RDLCK));
+	getlease(a);
+	show_lease_lines();
+	b = open(lease_path, O_RDONLY);
+	show("open O_RDONLY beside a read lease", b >= 0 ? 0 : -1);
+	show("F_SETLEASE F_WRLCK (another reader)", fcntl_(a, F_SETLEASE, F_WRLCK));
+	show("F_SETLEASE F_RDLCK (the other reader too)", fcntl_(b, F_SETLEASE, F_RDLCK));
+	show("F_SETLEASE F_UNLCK (the other reader)", fcntl_(b, F_SETLEASE, F_UNLCK));
+	close(b);
+	show("F_SETLEASE F_WRLCK (alone)", fcntl_(a, F_SETLEASE, F_WRLCK));
+	getlease(a);
+	show_lease_lines();
+	show("F_SETLEASE F_UNLCK", fcntl_(a, F_SETLEASE, F_UNLCK));
+	show("F_SETLEASE F_UNLCK (none held)", fcntl_(a, F_SETLEASE, F_UNLCK));
+	show("F_SETLEASE 7", fcntl_(a, F_SETLEASE, 7));
+	b = open(lease_path, O_RDWR);
+	show("F_SETLEASE F_RDLCK (a writer is open)", fcntl_(a, F_SETLEASE, F_RDLCK));
+	show("F_SETLEASE F_RDLCK (O_RDWR)", fcntl_(b, F_SETLEASE, F_RDLCK));
+	close(a);
+	show("F_SETLEASE F_WRLCK (O_RDWR, alone)", fcntl_(b, F_SETLEASE, F_WRLCK));
+	show("F_SETLEASE F_UNLCK", fcntl_(b, F_SETLEASE, F_UNLCK));
+	close(b);
+
+	/* a conflicting O_NONBLOCK open: EWOULDBLOCK, and the break begins */
+	a = open(lease_path, O_RDONLY);
+	report_fd = a;
+	show("F_SETSIG SIGRTMIN+1", fcntl_(a, F_SETSIG, SIGRTMIN + 1));
+	show("F_SETLEASE F_WRLCK", fcntl_(a, F_SETLEASE, F_WRLCK));
+	show("F_GETOWN is getpid() (the lease set it)", fcntl_(a, F_GETOWN, 0) == getpid());
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(a, F_GETFL, 0) & O_ASYNC) != 0);
+	say("open O_RDONLY|O_NONBLOCK", rsys(SYS_open, lease_path, O_RDONLY | O_NONBLOCK));
+	getlease(a);
+	show_lease_lines();
+	show("F_SETLEASE F_RDLCK (the downgrade)", fcntl_(a, F_SETLEASE, F_RDLCK));
+	getlease(a);
+	b = (int)rsys(SYS_open, lease_path, O_RDONLY | O_NONBLOCK);
+	say("open O_RDONLY|O_NONBLOCK again", b >= 0 ? 0 : b);
+	close(b);
+	say("open O_WRONLY|O_NONBLOCK", rsys(SYS_open, lease_path, O_WRONLY | O_NONBLOCK));
+	getlease(a);
+	show("F_SETLEASE F_UNLCK (the release)", fcntl_(a, F_SETLEASE, F_UNLCK));
+	printf("F_GETFL has O_ASYNC: %d\n", (fcntl_(a, F_GETFL, 0) & O_ASYNC) != 0);
+	show("F_GETOWN (the release cleared it)", fcntl_(a, F_GETOWN, 0));
+	show("F_GETSIG (and this)", fcntl_(a, F_GETSIG, 0));
+	close(a);
+
+	must("pipe", rsys(SYS_pipe, p));
+	show("F_SETLEASE F_RDLCK (a pipe)", fcntl_(p[0], F_SETLEASE, F_RDLCK));
+	close(p[0]);
+	close(p[1]);
+	d = open("/tmp", O_RDONLY | O_DIRECTORY);
+	show("F_SETLEASE F_RDLCK (a directory)", fcntl_(d, F_SETLEASE, F_RDLCK));
+	close(d);
+	unlink(lease_path);
+}
+
+static void nobody_leases(void)
+{
+	char own[80];
+	int fd;
+
+	fd = open(lease_path, O_RDONLY);
+	show("nobody: F_SETLEASE F_RDLCK (root's file)", fcntl_(fd, F_SETLEASE, F_RDLCK));
+	close(fd);
+	snprintf(own, sizeof(own), "%s.nobody", lease_path);
+	fd = open(own, O_CREAT | O_RDONLY, 0644);
+	show("nobody: F_SETLEASE F_RDLCK (its own file)", fcntl_(fd, F_SETLEASE, F_RDLCK));
+	getlease(fd);
+	close(fd);
+	unlink(own);
+}
+
+static void lease_nobody(void)
+{
+	make_lease_file();
+	as("nobody", nobody_leases);
+	unlink(lease_path);
+}
+
+/* A holder in a child: it takes a write lease, and each break's signal
+ * makes it do what F_GETLEASE says the breaker wants, logging it. */
+static volatile int breaks;
+static char break_log[4][64];
+
+static void on_break(int sig, siginfo_t *si, void *uc)
+{
+	long want = fcntl_(si->si_fd, F_GETLEASE, 0);
+
+	(void)sig;
+	(void)uc;
+	if (breaks < 4)
+		snprintf(break_log[breaks], sizeof(break_log[0]), "%s, wants %s, set = %ld",
+			 si->si_code == POLL_MSG ? "POLL_MSG" : "?", lease_name(want),
+			 fcntl_(si->si_fd, F_SETLEASE, want));
+	breaks++;
+}
+
+/* Fork a holder of a write lease on lease_path that answers breaks when
+ * answer, else ignores them (its lease lasts until it closes it after
+ * hold_ms). Returns once the lease is held. */
+static pid_t fork_holder(bool answer, int hold_ms)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	must("pipe", rsys(SYS_pipe, ready));
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		struct sigaction sa = { .sa_sigaction = on_break, .sa_flags = SA_SIGINFO };
+		int fd = open(lease_path, O_RDONLY);
+
+		if (!answer)
+			sa.sa_sigaction = on_sigio;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGRTMIN + 1, &sa, NULL);
+		if (fcntl_(fd, F_SETSIG, SIGRTMIN + 1) || fcntl_(fd, F_SETLEASE, F_WRLCK))
+			_exit(98);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(99);
+		for (int t = 0; t < hold_ms; t += 10)
+			usleep(10000);
+		for (int i = 0; i < breaks && i < 4; i++)
+			printf("holder: break %d: %s\n", i + 1, break_log[i]);
+		if (!answer)
+			printf("holder: %d signal(s), F_GETLEASE = %s\n", got_count,
+			       lease_name(fcntl_(fd, F_GETLEASE, 0)));
+		fflush(stdout);
+		_exit(0);
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		die("the lease holder did not start");
+	close(ready[0]);
+	return pid;
+}
+
+static void lease_break(void)
+{
+	long fd, ret;
+	pid_t holder;
+
+	make_lease_file();
+	holder = fork_holder(true, 1500);
+	fd = rsys(SYS_open, lease_path, O_RDONLY);
+	show("open O_RDONLY (waits for the downgrade)", fd < 0 ? fd : 0);
+	ret = rsys(SYS_truncate, lease_path, 5);
+	show("truncate to 5 (waits for the release)", ret);
+	close((int)fd);
+	wait_status(holder);
+	unlink(lease_path);
+}
+
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+static void lease_restart_with(bool restart)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = restart ? SA_RESTART : 0 };
+	pid_t holder;
+	long fd;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarms = 0;
+	holder = fork_holder(false, 2000);
+	alarm(1);
+	fd = rsys(SYS_open, lease_path, O_RDONLY);
+	printf("open O_RDONLY, %s: handler ran %d time(s), ", restart ? "SA_RESTART" : "no SA_RESTART",
+	       alarms);
+	show("open", fd < 0 ? fd : 0);
+	if (fd >= 0)
+		close((int)fd);
+	wait_status(holder);
+}
+
+static void lease_restart(void)
+{
+	make_lease_file();
+	lease_restart_with(false);
+	lease_restart_with(true);
+	unlink(lease_path);
+}
+
+/* Write text to /proc/sys/fs/NAME (umk only). */
+static void set_fs_sysctl(const char *name, const char *text)
+{
+	char path[64], call[96];
+	long fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	snprintf(call, sizeof(call), "write %s to %s", text, name);
+	fd = rsys(SYS_open, path, O_WRONLY);
+	show(call, fd < 0 ? fd : rsys(SYS_write, fd, text, strlen(text)));
+	if (fd >= 0)
+		close((int)fd);
+}
+
+static void lease_timeout(void)
+{
+	pid_t holder, peek;
+	double t0;
+	long fd;
+
+	make_lease_file();
+	set_fs_sysctl("lease-break-time", "1");
+	holder = fork_holder(false, 2500);
+	fflush(stdout);
+	peek = fork();
+	if (!peek) {
+		usleep(300000);
+		show_lease_lines();
+		fflush(stdout);
+		_exit(0);
+	}
+	t0 = now_ms();
+	fd = rsys(SYS_open, lease_path, O_WRONLY);
+	printf("open O_WRONLY after about a second: %d\n", now_ms() - t0 > 700);
+	show("open O_WRONLY (the lease timed out)", fd < 0 ? fd : 0);
+	wait_status(peek);
+	close((int)fd);
+	wait_status(holder);
+	set_fs_sysctl("lease-break-time", "45");
+
+	set_fs_sysctl("leases-enable", "0");
+	fd = open(lease_path, O_RDONLY);
+	show("F_SETLEASE F_RDLCK (leases-enable 0)", fcntl_((int)fd, F_SETLEASE, F_RDLCK));
+	set_fs_sysctl("leases-enable", "1");
+	show("F_SETLEASE F_RDLCK (leases-enable 1)", fcntl_((int)fd, F_SETLEASE, F_RDLCK));
+	close((int)fd);
+	unlink(lease_path);
+}
+
 /* Wait up to a second for a signal to have arrived. */
 static void wait_sig(void)
 {
@@ -615,7 +931,9 @@ int main(int argc, char **argv)
 		{ "pipe-max-nobody", pipe_max_nobody },
 		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
 		{ "sigio-unix", sigio_unix }, { "sigio-inotify", sigio_inotify },
-		{ "sigio-pgrp", sigio_pgrp }, { "sigio-perm", sigio_perm }, { "pipe-max-set", pipe_max_set },
+		{ "sigio-pgrp", sigio_pgrp }, { "lease", lease },
+		{ "lease-nobody", lease_nobody }, { "lease-break", lease_break },
+		{ "lease-restart", lease_restart }, { "lease-timeout", lease_timeout }, { "sigio-perm", sigio_perm }, { "pipe-max-set", pipe_max_set },
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

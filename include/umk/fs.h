@@ -269,6 +269,7 @@ struct inode {
 	 * running it, which forbid writers (ETXTBSY): Linux's i_writecount,
 	 * moved by get_write_access and deny_write_access. */
 	int i_writecount;
+	int i_readcount;		/* files open read-only (leases) */
 	unsigned int i_nlink;
 	dev_t i_rdev;			/* a device node's device */
 	s64 i_size;
@@ -353,6 +354,7 @@ struct file {
 	struct list_head f_ep;		/* the epitems watching it (eventpoll.c) */
 	unsigned int f_pipe;		/* a FIFO reader's w_counter at open (pipe.c) */
 	bool f_writer;			/* holds get_write_access on f_inode (FMODE_WRITER) */
+	bool f_reader;			/* counted in f_inode's i_readcount */
 	struct fown_struct f_owner;	/* who gets SIGIO (kernel/fs/fcntl.c) */
 };
 

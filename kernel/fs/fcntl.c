@@ -5,7 +5,8 @@
  * (F_SETPIPE_SZ, F_GETPIPE_SZ: kernel/fs/pipe.c), and signal-driven I/O:
  * the owner and signal of a file (F_SETOWN, F_SETOWN_EX, F_SETSIG and
  * their F_GET twins) and the fasync lists that send it
- * (include/umk/fasync.h); any other command is EINVAL.
+ * (include/umk/fasync.h), and leases (F_SETLEASE, F_GETLEASE:
+ * kernel/fs/leases.c); any other command is EINVAL.
  */
 #include <umk/cred.h>
 #include <umk/errno.h>
@@ -350,6 +351,12 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	case F_SETSIG:
 	case F_GETSIG:
 		ret = fcntl_owner(f, cmd, arg);
+		break;
+	case F_SETLEASE:
+		ret = fcntl_setlease(fd, f, argi);
+		break;
+	case F_GETLEASE:
+		ret = fcntl_getlease(f);
 		break;
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:

@@ -54,6 +54,8 @@ void fput(struct file *f)
 		f->f_op->release(f);
 	if (f->f_writer)
 		put_write_access(f->f_inode);
+	if (f->f_reader)
+		f->f_inode->i_readcount--;
 	if (f->f_path.dentry)
 		path_put(&f->f_path);
 	kfree(f);

@@ -15,13 +15,15 @@
  *		randomize_va_space, random/boot_id, random/uuid
  *	vm/	max_map_count, mmap_min_addr, overcommit_memory,
  *		overcommit_ratio
- *	fs/	file-max, nr_open, pipe-max-size (rw)
+ *	fs/	file-max, nr_open, pipe-max-size (rw), lease-break-time (rw),
+ *		leases-enable (rw)
  *
  * The text of a file is made when it is opened, as the rest of /proc's
  * (kernel/fs/proc.c); a write takes the whole value at offset 0.
  */
 #include <umk/cred.h>
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
@@ -210,6 +212,8 @@ static const struct ctl_table fs_table[] = {
 	INT_RO("nr_open", nr_open),
 	{ .procname = "pipe-max-size", .mode = S_IFREG | 0644, .show = show_pipe_max_size,
 	  .store = store_pipe_max_size },
+	INT_RW("lease-break-time", lease_break_time, -0x7fffffff - 1, 0x7fffffff),
+	INT_RW("leases-enable", leases_enable, -0x7fffffff - 1, 0x7fffffff),
 };
 
 static const struct ctl_table sys_table[] = {
