@@ -50,6 +50,9 @@
  *                /proc/locks shows the lease BREAKING and the opener as
  *                its BREAKER meanwhile; fs.leases-enable 0 refuses new
  *                leases
+ *   sigio-tty    (stdin a terminal: tests/tty.bats types the line) O_ASYNC
+ *                on the terminal makes the foreground group its owner;
+ *                a typed line brings SIGIO, a partial one does not
  *   sigio-pgrp   an owner that is a process group: each of its processes
  *                gets SIGIO
  *   sigio-perm   sigio_perm: an owner set by nobody cannot signal root;
@@ -834,6 +837,29 @@ static void lease_timeout(void)
 	unlink(lease_path);
 }
 
+static void sigio_tty(void)
+{
+	char line[64];
+	long fl = fcntl_(0, F_GETFL, 0), n;
+	int ready = 0;
+
+	catch_sig(SIGIO);
+	show("F_SETFL O_ASYNC (the terminal)", fcntl_(0, F_SETFL, fl | O_ASYNC));
+	show("F_GETOWN is -getpgrp() (the foreground group)", fcntl_(0, F_GETOWN, 0) == -getpgrp());
+	printf("type a line\n");
+	for (int i = 0; i < 1000 && !got_count; i++)
+		usleep(10000);
+	report();
+	/* a whole line is there when SIGIO comes, not the part before it */
+	show("ioctl FIONREAD", rsys(SYS_ioctl, 0, FIONREAD, &ready));
+	printf("  %d bytes\n", ready);
+	n = rsys(SYS_read, 0, line, sizeof(line) - 1);
+	if (n > 0)
+		line[n] = 0;
+	printf("read: %s", n > 0 ? line : "nothing\n");
+	show("F_SETFL without O_ASYNC", fcntl_(0, F_SETFL, fl & ~O_ASYNC));
+}
+
 /* Wait up to a second for a signal to have arrived. */
 static void wait_sig(void)
 {
@@ -931,7 +957,7 @@ int main(int argc, char **argv)
 		{ "pipe-max-nobody", pipe_max_nobody },
 		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
 		{ "sigio-unix", sigio_unix }, { "sigio-inotify", sigio_inotify },
-		{ "sigio-pgrp", sigio_pgrp }, { "lease", lease },
+		{ "sigio-tty", sigio_tty }, { "sigio-pgrp", sigio_pgrp }, { "lease", lease },
 		{ "lease-nobody", lease_nobody }, { "lease-break", lease_break },
 		{ "lease-restart", lease_restart }, { "lease-timeout", lease_timeout }, { "sigio-perm", sigio_perm }, { "pipe-max-set", pipe_max_set },
 	};
