@@ -194,3 +194,15 @@ holder: break 2: POLL_MSG, wants F_UNLCK, set = 0'
 	assert_line 'F_SETLEASE F_RDLCK (leases-enable 0) = -1 EINVAL'
 	assert_line 'F_SETLEASE F_RDLCK (leases-enable 1) = 0'
 }
+
+@test "F_OWNER_TID sends SIGIO to that thread; F_OWNER_PID to a thread of the process that does not block it" {
+	same_as_native $H/fcntl sigio-tid
+	assert_output '== sigio-tid
+F_SETOWN_EX F_OWNER_TID (the other thread) = 0
+F_SETFL O_ASYNC = 0
+write 1 byte = 1
+handled by: the owner thread
+F_SETOWN_EX F_OWNER_PID (the process), SIGIO blocked here = 0
+write 1 byte = 1
+handled by: the other thread'
+}

@@ -53,6 +53,8 @@
  *   sigio-tty    (stdin a terminal: tests/tty.bats types the line) O_ASYNC
  *                on the terminal makes the foreground group its owner;
  *                a typed line brings SIGIO, a partial one does not
+ *   sigio-tid    F_SETOWN_EX F_OWNER_TID: the signal goes to that thread,
+ *                F_OWNER_PID to the process (any thread not blocking it)
  *   sigio-pgrp   an owner that is a process group: each of its processes
  *                gets SIGIO
  *   sigio-perm   sigio_perm: an owner set by nobody cannot signal root;
@@ -61,6 +63,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/inotify.h>
@@ -860,6 +863,71 @@ static void sigio_tty(void)
 	show("F_SETFL without O_ASYNC", fcntl_(0, F_SETFL, fl & ~O_ASYNC));
 }
 
+static volatile pid_t handled_by;
+
+static void on_sigio_tid(int sig)
+{
+	(void)sig;
+	handled_by = gettid();
+}
+
+static volatile int thread_done;
+static volatile pid_t thread_tid;
+
+static void *waiter(void *arg)
+{
+	(void)arg;
+	thread_tid = gettid();
+	while (!thread_done)
+		usleep(1000);
+	return NULL;
+}
+
+static void sigio_tid(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigio_tid };
+	struct f_owner_ex ex;
+	pthread_t t;
+	sigset_t block;
+	int p[2];
+	char c = 'x';
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGIO, &sa, NULL);
+	must("pipe", rsys(SYS_pipe, p));
+	if (pthread_create(&t, NULL, waiter, NULL))
+		die("pthread_create");
+	while (!thread_tid)
+		usleep(1000);
+	ex = (struct f_owner_ex){ .type = F_OWNER_TID, .pid = thread_tid };
+	show("F_SETOWN_EX F_OWNER_TID (the other thread)", fcntl_(p[0], F_SETOWN_EX, &ex));
+	show("F_SETFL O_ASYNC", fcntl_(p[0], F_SETFL, O_ASYNC));
+	show("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	for (int i = 0; i < 100 && !handled_by; i++)
+		usleep(10000);
+	printf("handled by: %s\n", handled_by == thread_tid ? "the owner thread" :
+	       handled_by == gettid() ? "the main thread" : "nobody");
+	/* the process as owner, SIGIO blocked in the main thread: the other
+	 * thread takes it */
+	handled_by = 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGIO);
+	pthread_sigmask(SIG_BLOCK, &block, NULL);
+	ex = (struct f_owner_ex){ .type = F_OWNER_PID, .pid = getpid() };
+	show("F_SETOWN_EX F_OWNER_PID (the process), SIGIO blocked here",
+	     fcntl_(p[0], F_SETOWN_EX, &ex));
+	show("write 1 byte", rsys(SYS_write, p[1], &c, 1));
+	for (int i = 0; i < 100 && !handled_by; i++)
+		usleep(10000);
+	printf("handled by: %s\n", handled_by == thread_tid ? "the other thread" :
+	       handled_by == gettid() ? "the main thread" : "nobody");
+	thread_done = 1;
+	pthread_join(t, NULL);
+	pthread_sigmask(SIG_UNBLOCK, &block, NULL);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* Wait up to a second for a signal to have arrived. */
 static void wait_sig(void)
 {
@@ -957,7 +1025,7 @@ int main(int argc, char **argv)
 		{ "pipe-max-nobody", pipe_max_nobody },
 		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
 		{ "sigio-unix", sigio_unix }, { "sigio-inotify", sigio_inotify },
-		{ "sigio-tty", sigio_tty }, { "sigio-pgrp", sigio_pgrp }, { "lease", lease },
+		{ "sigio-tty", sigio_tty }, { "sigio-tid", sigio_tid }, { "sigio-pgrp", sigio_pgrp }, { "lease", lease },
 		{ "lease-nobody", lease_nobody }, { "lease-break", lease_break },
 		{ "lease-restart", lease_restart }, { "lease-timeout", lease_timeout }, { "sigio-perm", sigio_perm }, { "pipe-max-set", pipe_max_set },
 	};
