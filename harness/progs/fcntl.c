@@ -883,6 +883,17 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
+/* Write a byte to fd, wait for SIGIO's handler, and say which thread ran
+ * it (the other thread: as other). */
+static void write_and_tell(int fd, const char *other)
+{
+	show("write 1 byte", rsys(SYS_write, fd, "x", 1));
+	for (int i = 0; i < 100 && !handled_by; i++)
+		usleep(10000);
+	printf("handled by: %s\n", handled_by == thread_tid ? other :
+	       handled_by == gettid() ? "the main thread" : "nobody");
+}
+
 static void sigio_tid(void)
 {
 	struct sigaction sa = { .sa_handler = on_sigio_tid };
@@ -890,7 +901,6 @@ static void sigio_tid(void)
 	pthread_t t;
 	sigset_t block;
 	int p[2];
-	char c = 'x';
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGIO, &sa, NULL);
@@ -902,11 +912,7 @@ static void sigio_tid(void)
 	ex = (struct f_owner_ex){ .type = F_OWNER_TID, .pid = thread_tid };
 	show("F_SETOWN_EX F_OWNER_TID (the other thread)", fcntl_(p[0], F_SETOWN_EX, &ex));
 	show("F_SETFL O_ASYNC", fcntl_(p[0], F_SETFL, O_ASYNC));
-	show("write 1 byte", rsys(SYS_write, p[1], &c, 1));
-	for (int i = 0; i < 100 && !handled_by; i++)
-		usleep(10000);
-	printf("handled by: %s\n", handled_by == thread_tid ? "the owner thread" :
-	       handled_by == gettid() ? "the main thread" : "nobody");
+	write_and_tell(p[1], "the owner thread");
 	/* the process as owner, SIGIO blocked in the main thread: the other
 	 * thread takes it */
 	handled_by = 0;
@@ -916,11 +922,7 @@ static void sigio_tid(void)
 	ex = (struct f_owner_ex){ .type = F_OWNER_PID, .pid = getpid() };
 	show("F_SETOWN_EX F_OWNER_PID (the process), SIGIO blocked here",
 	     fcntl_(p[0], F_SETOWN_EX, &ex));
-	show("write 1 byte", rsys(SYS_write, p[1], &c, 1));
-	for (int i = 0; i < 100 && !handled_by; i++)
-		usleep(10000);
-	printf("handled by: %s\n", handled_by == thread_tid ? "the other thread" :
-	       handled_by == gettid() ? "the main thread" : "nobody");
+	write_and_tell(p[1], "the other thread");
 	thread_done = 1;
 	pthread_join(t, NULL);
 	pthread_sigmask(SIG_UNBLOCK, &block, NULL);
@@ -1007,14 +1009,13 @@ static void sigio_perm(void)
 		if (write(go[1], "r", 1) != 1)
 			_exit(99);
 		wait_sig();
-		printf("nobody: %s\n", got_count ? "SIGIO" : "nothing");
-		_exit(0);
+		_exit(got_count ? 0 : 1);	/* root tells */
 	}
 	if (read(go[0], &c, 1) != 1)
 		die("read");
 	show("root: F_SETOWN the nobody child", fcntl_(perm_pipe[0], F_SETOWN, child));
 	show("root: write 1 byte", rsys(SYS_write, perm_pipe[1], &c, 1));
-	wait_status(child);
+	printf("nobody: %s\n", wait_status(child) == 0 ? "SIGIO" : "nothing");
 }
 
 int main(int argc, char **argv)
