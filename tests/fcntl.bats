@@ -53,6 +53,17 @@ host_has_cap_sys_resource() {
 	fi
 }
 
+@test "past fs.pipe-user-pages-soft an unprivileged user's pipes cannot grow, and new ones have 2 pages" {
+	same_as_native $H/fcntl pipe-user-pages
+	assert_output '== pipe-user-pages
+-- as nobody
+pipes grown to 1 MiB: soft / 256 = 1
+the next one'"'"'s F_SETPIPE_SZ(1 MiB) = -1 EPERM
+its F_SETPIPE_SZ(8192) (a shrink is allowed) = 8192
+a new pipe'"'"'s F_GETPIPE_SZ = 8192
+its F_SETPIPE_SZ(16384) (a growth is not) = -1 EPERM'
+}
+
 @test "root writes fs.pipe-max-size (rounded as Linux rounds it), nobody cannot, and nobody's pipes obey it (umk only: never the host's /proc/sys)" {
 	umk $H/fcntl pipe-max-set
 	assert_output '== pipe-max-set

@@ -14,6 +14,9 @@
  *                EPERM without CAP_SYS_RESOURCE (nobody; the host's root
  *                where a container took it), allowed with it (umk's root);
  *                shrinking and growing up to it are allowed to both
+ *   pipe-user-pages  as nobody: pipes grown to 1 MiB until the user's
+ *                pages pass fs.pipe-user-pages-soft (EPERM), after which a
+ *                new pipe has 2 pages
  *   pipe-max-set (writes /proc/sys: for umk only) root sets
  *                fs.pipe-max-size, rounded as Linux rounds it, EINVAL for
  *                what is not a size; nobody cannot write it; nobody's new
@@ -242,6 +245,38 @@ static void pipe_max_root(void)
 static void pipe_max_nobody(void)
 {
 	as("nobody", pipe_max_checks);
+}
+
+static void user_pages_checks(void)
+{
+	FILE *f = fopen("/proc/sys/fs/pipe-user-pages-soft", "r");
+	unsigned long soft = 0;
+	int p[2], grown = 0;
+	long ret = 0;
+
+	if (!f || fscanf(f, "%lu", &soft) != 1 || !soft || soft > 65536)
+		die("fs.pipe-user-pages-soft is not a limit this test can reach");
+	fclose(f);
+	/* 1 MiB (256 pages) each: the last that fits brings the count to
+	 * the limit, the next would pass it */
+	while (grown <= (int)(soft / 256)) {
+		must("pipe", rsys(SYS_pipe, p));
+		ret = fcntl_(p[1], F_SETPIPE_SZ, 1 << 20);
+		if (ret < 0)
+			break;
+		grown++;
+	}
+	printf("pipes grown to 1 MiB: soft / 256 = %d\n", grown == (int)(soft / 256));
+	show("the next one's F_SETPIPE_SZ(1 MiB)", ret);
+	show("its F_SETPIPE_SZ(8192) (a shrink is allowed)", fcntl_(p[1], F_SETPIPE_SZ, 8192));
+	must("pipe", rsys(SYS_pipe, p));
+	show("a new pipe's F_GETPIPE_SZ", fcntl_(p[0], F_GETPIPE_SZ, 0));
+	show("its F_SETPIPE_SZ(16384) (a growth is not)", fcntl_(p[0], F_SETPIPE_SZ, 16384));
+}
+
+static void pipe_user_pages(void)
+{
+	as("nobody", user_pages_checks);
 }
 
 /* Write text to fs.pipe-max-size: "write TEXT = N" and what it reads now. */
@@ -1023,7 +1058,7 @@ int main(int argc, char **argv)
 	static const struct section section[] = {
 		{ "pipe-size", pipe_size }, { "fifo-size", fifo_size },
 		{ "pipe-max-root", pipe_max_root },
-		{ "pipe-max-nobody", pipe_max_nobody },
+		{ "pipe-max-nobody", pipe_max_nobody }, { "pipe-user-pages", pipe_user_pages },
 		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
 		{ "sigio-unix", sigio_unix }, { "sigio-inotify", sigio_inotify },
 		{ "sigio-tty", sigio_tty }, { "sigio-tid", sigio_tid }, { "sigio-pgrp", sigio_pgrp }, { "lease", lease },

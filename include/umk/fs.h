@@ -644,6 +644,7 @@ long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg);
 /* size rounded up to a power of two pages (at least one), or 0 past 2 GiB. */
 unsigned int round_pipe_size(unsigned int size);
 extern unsigned int pipe_max_size;	/* fs.pipe-max-size */
+extern unsigned long pipe_user_pages_hard, pipe_user_pages_soft;	/* fs.pipe-user-pages-* */
 /* A pipe's ends, and a FIFO's i_fop: open is fifo_open. */
 extern const struct file_operations pipefifo_fops;
 /* kernel/fs/namespace.c: mnt's place in the mount table, from 1 (what

@@ -6,8 +6,9 @@
  * as its i_fop, so dentry_open calls fifo_open).
  *
  * A pipe is a byte ring of a power of two pages (64 KiB, Linux's 16 pages,
- * unless fs.pipe-max-size is smaller; F_SETPIPE_SZ resizes it, pipe_fcntl)
- * with counts of open read-end and write-end files and two wait queues. Readers get what
+ * unless fs.pipe-max-size or its maker's pipe pages say less:
+ * alloc_pipe_info; F_SETPIPE_SZ resizes it, pipe_fcntl) with counts of
+ * open read-end and write-end files and two wait queues. Readers get what
  * is there (up to what they asked), 0 at EOF once no writer is left, and
  * sleep otherwise. A write of at most PIPE_BUF bytes goes in whole or not
  * at all; a bigger one goes in piece by piece as room appears. A write with
@@ -17,8 +18,8 @@
  * so capacity is exactly its size in bytes whatever the write sizes, and
  * "full" for poll means less than PIPE_BUF bytes of room; the pages a
  * shrink must keep are those the bytes held fill, where Linux counts the
- * page buffers that hold them (two for a write that straddled a page). O_DIRECT (packet
- * mode) is accepted and kept in f_flags but ignored. No locks: kernel code
+ * page buffers that hold them (two for a write that straddled a page).
+ * O_DIRECT (packet mode) is accepted and kept in f_flags but ignored. No locks: kernel code
  * is not preempted, so only the sleeps in pipe_read/pipe_write let other
  * tasks in, and each loop re-checks the pipe after one.
  *
@@ -50,10 +51,28 @@
  * F_SETPIPE_SZ gives without CAP_SYS_RESOURCE, and the most a new pipe
  * gets; always round_pipe_size's. */
 unsigned int pipe_max_size = 1048576;
+/* fs.pipe-user-pages-hard and -soft: the pages of pipe rings one user's
+ * pipes may hold, past which an unprivileged user's pipes cannot grow
+ * and, past soft, start with 2 pages (past hard: none). 0: no limit. */
+unsigned long pipe_user_pages_hard;
+unsigned long pipe_user_pages_soft = PIPE_DEF_BUFFERS * NR_OPEN_DEFAULT;
+
+#define PIPE_MIN_DEF_BUFFERS 2
+
+/* The pages one user's pipes hold (Linux's user_struct's pipe_bufs):
+ * a short list, by real uid. */
+struct pipe_user {
+	struct list_head list;
+	uid_t uid;
+	unsigned long pipe_bufs;
+};
+static LIST_HEAD(pipe_users);
 
 struct pipe_inode_info {
 	char *buf;			/* size bytes, a ring */
 	unsigned int size;		/* a power of two pages (max_usage * PAGE_SIZE) */
+	struct pipe_user *user;		/* who its pages are counted for, */
+	unsigned long nr_accounted;	/* and how many */
 	unsigned int head;		/* bytes ever written, mod 2^32 */
 	unsigned int tail;		/* bytes ever read, mod 2^32 */
 	int readers;			/* open read-end files */
@@ -255,6 +274,42 @@ static long pipe_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return -ENOIOCTLCMD;
 }
 
+static struct pipe_user *get_pipe_user(uid_t uid)
+{
+	struct pipe_user *u;
+
+	list_for_each_entry(u, &pipe_users, list)
+		if (u->uid == uid)
+			return u;
+	u = kmalloc(sizeof(*u));
+	u->uid = uid;
+	list_add(&u->list, &pipe_users);
+	return u;
+}
+
+/* The user's count moves from old pages to new: the new total. */
+static unsigned long account_pipe_buffers(struct pipe_user *user, unsigned long old,
+					  unsigned long new)
+{
+	user->pipe_bufs += new - old;
+	return user->pipe_bufs;
+}
+
+static bool too_many_pipe_buffers_soft(unsigned long user_bufs)
+{
+	return pipe_user_pages_soft && user_bufs > pipe_user_pages_soft;
+}
+
+static bool too_many_pipe_buffers_hard(unsigned long user_bufs)
+{
+	return pipe_user_pages_hard && user_bufs > pipe_user_pages_hard;
+}
+
+static bool pipe_is_unprivileged_user(void)
+{
+	return !capable(CAP_SYS_RESOURCE) && !capable(CAP_SYS_ADMIN);
+}
+
 unsigned int round_pipe_size(unsigned int size)
 {
 	if (size > (1U << 31))
@@ -266,20 +321,33 @@ unsigned int round_pipe_size(unsigned int size)
 
 /* F_SETPIPE_SZ (Linux's pipe_set_size and pipe_resize_ring): the new size,
  * or -EINVAL past 2 GiB, -EPERM to grow past fs.pipe-max-size without
- * CAP_SYS_RESOURCE, -EBUSY to shrink below the pages the bytes held fill.
- * The bytes move to the start of the new ring. */
+ * CAP_SYS_RESOURCE or past the user's pages without it or CAP_SYS_ADMIN,
+ * -EBUSY to shrink below the pages the bytes held fill. The bytes move to
+ * the start of the new ring. */
 static long pipe_set_size(struct pipe_inode_info *pipe, unsigned int arg)
 {
 	unsigned int size = round_pipe_size(arg);
+	unsigned long nr_slots = size / PAGE_SIZE, user_bufs;
 	size_t len = pipe_len(pipe);
+	long err = 0;
 	char *buf;
 
 	if (!size)
 		return -EINVAL;
 	if (size > pipe->size && size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
 		return -EPERM;
-	if (size < ALIGN(len, PAGE_SIZE))
-		return -EBUSY;
+	user_bufs = account_pipe_buffers(pipe->user, pipe->nr_accounted, nr_slots);
+	if (size > pipe->size &&
+	    (too_many_pipe_buffers_hard(user_bufs) || too_many_pipe_buffers_soft(user_bufs)) &&
+	    pipe_is_unprivileged_user())
+		err = -EPERM;
+	else if (size < ALIGN(len, PAGE_SIZE))
+		err = -EBUSY;
+	if (err) {
+		account_pipe_buffers(pipe->user, nr_slots, pipe->nr_accounted);
+		return err;
+	}
+	pipe->nr_accounted = nr_slots;
 	buf = kvmalloc(size);	/* up to 2 GiB: only the pages written are touched */
 	for (size_t done = 0; done < len;) {
 		size_t off = (pipe->tail + done) & (pipe->size - 1);
@@ -325,6 +393,7 @@ static int pipe_fasync(int fd, struct file *f, int on)
 
 static void free_pipe_info(struct pipe_inode_info *pipe)
 {
+	account_pipe_buffers(pipe->user, pipe->nr_accounted, 0);
 	kfree(pipe->buf);
 	kfree(pipe);
 }
@@ -388,17 +457,31 @@ unsigned long pipe_ino(struct file *f)
 }
 
 /* A new pipe has 16 pages, or fs.pipe-max-size when that is less and
- * its maker lacks CAP_SYS_RESOURCE (Linux's alloc_pipe_info; umk keeps no
- * per-user count of pipe pages, so fs.pipe-user-pages-soft never makes it
- * smaller). */
+ * its maker lacks CAP_SYS_RESOURCE; for an unprivileged maker whose pipes
+ * hold more than fs.pipe-user-pages-soft, 2; past -hard, none: NULL
+ * (Linux's alloc_pipe_info). Its pages count for its maker's real uid. */
 static struct pipe_inode_info *alloc_pipe_info(void)
 {
 	static unsigned long last_ino;
-	struct pipe_inode_info *pipe = kmalloc(sizeof(*pipe));
+	struct pipe_user *user = get_pipe_user(current->cred.uid);
+	unsigned long pipe_bufs = PIPE_DEF_BUFFERS, user_bufs;
+	struct pipe_inode_info *pipe;
 
-	pipe->size = PIPE_DEF_BUFFERS * PAGE_SIZE;
-	if (pipe->size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
-		pipe->size = pipe_max_size;
+	if (pipe_bufs * PAGE_SIZE > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+		pipe_bufs = pipe_max_size / PAGE_SIZE;
+	user_bufs = account_pipe_buffers(user, 0, pipe_bufs);
+	if (too_many_pipe_buffers_soft(user_bufs) && pipe_is_unprivileged_user()) {
+		user_bufs = account_pipe_buffers(user, pipe_bufs, PIPE_MIN_DEF_BUFFERS);
+		pipe_bufs = PIPE_MIN_DEF_BUFFERS;
+	}
+	if (too_many_pipe_buffers_hard(user_bufs) && pipe_is_unprivileged_user()) {
+		account_pipe_buffers(user, pipe_bufs, 0);
+		return NULL;
+	}
+	pipe = kmalloc(sizeof(*pipe));
+	pipe->user = user;
+	pipe->nr_accounted = pipe_bufs;
+	pipe->size = (unsigned int)(pipe_bufs * PAGE_SIZE);
 	pipe->buf = kvmalloc(pipe->size);
 	pipe->ino = ++last_ino;
 	pipe->ctime = current_time();
@@ -434,6 +517,8 @@ static int fifo_open(struct inode *inode, struct file *f)
 	f->f_pipe = 0;
 	if (!pipe) {
 		pipe = alloc_pipe_info();
+		if (!pipe)
+			return -ENOMEM;
 		inode->i_pipe = pipe;
 	}
 	pipe->files++;
@@ -495,16 +580,20 @@ const struct file_operations pipefifo_fops = {
 	.fasync = pipe_fasync,
 };
 
-/* res[0] the read end, res[1] the write end; one reference each. */
-static void create_pipe_files(struct file **res, int flags)
+/* res[0] the read end, res[1] the write end; one reference each. 0, or
+ * -ENFILE past the user's hard limit of pipe pages. */
+static int create_pipe_files(struct file **res, int flags)
 {
 	struct pipe_inode_info *pipe = alloc_pipe_info();
 
+	if (!pipe)
+		return -ENFILE;
 	pipe->readers = pipe->writers = 1;
 	pipe->r_counter = pipe->w_counter = 1;
 	pipe->files = 2;
 	res[0] = alloc_file(&pipefifo_fops, O_RDONLY | (flags & O_NONBLOCK), pipe);
 	res[1] = alloc_file(&pipefifo_fops, O_WRONLY | (flags & (O_NONBLOCK | O_DIRECT)), pipe);
+	return 0;
 }
 
 /*
@@ -517,11 +606,13 @@ static long do_pipe2(int __user *fildes, int flags)
 	struct files_struct *files = current->files;
 	bool cloexec = flags & O_CLOEXEC;
 	struct file *res[2];
-	int fd[2];
+	int fd[2], err;
 
 	if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
 		return -EINVAL;
-	create_pipe_files(res, flags);
+	err = create_pipe_files(res, flags);
+	if (err)
+		return err;
 	fd[0] = fd_install_lowest(files, res[0], 0, cloexec);
 	if (fd[0] < 0) {
 		fput(res[0]);

@@ -15,7 +15,8 @@
  *		randomize_va_space, random/boot_id, random/uuid
  *	vm/	max_map_count, mmap_min_addr, overcommit_memory,
  *		overcommit_ratio
- *	fs/	file-max, nr_open, pipe-max-size (rw), lease-break-time (rw),
+ *	fs/	file-max, nr_open, pipe-max-size (rw), pipe-user-pages-hard (rw),
+ *		pipe-user-pages-soft (rw), lease-break-time (rw),
  *		leases-enable (rw)
  *
  * The text of a file is made when it is opened, as the rest of /proc's
@@ -42,6 +43,7 @@ struct ctl_table {
 	int (*show)(const struct ctl_table *t, char *buf, size_t size);
 	int (*store)(const struct ctl_table *t, const char *text);
 	int *ival;			/* an int, shown and stored in decimal */
+	void *data;			/* another value, for show and store */
 	int min, max;			/* what store accepts */
 	const char *sval;		/* a fixed string */
 	const struct ctl_table *child;	/* a directory's entries */
@@ -207,11 +209,35 @@ static int store_pipe_max_size(const struct ctl_table *t, const char *text)
 	return 0;
 }
 
+/* fs.pipe-user-pages-hard and -soft (proc_doulongvec_minmax): unsigned
+ * longs, shown and set in decimal (umk takes up to LONG_MAX / 10, which
+ * keeps parse_decimal from overflowing). */
+static int show_ulong(const struct ctl_table *t, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%lu\n", *(unsigned long *)t->data);
+}
+
+static int store_ulong(const struct ctl_table *t, const char *text)
+{
+	long v;
+
+	if (parse_decimal(text, false, 0x7fffffffffffffffL / 10, &v))
+		return -EINVAL;
+	*(unsigned long *)t->data = (unsigned long)v;
+	return 0;
+}
+
+#define ULONG_RW(name, var)                                                                 \
+	{ .procname = name, .mode = S_IFREG | 0644, .show = show_ulong, .store = store_ulong,  \
+	  .data = &(var) }
+
 static const struct ctl_table fs_table[] = {
 	FN_RO("file-max", show_file_max),
 	INT_RO("nr_open", nr_open),
 	{ .procname = "pipe-max-size", .mode = S_IFREG | 0644, .show = show_pipe_max_size,
 	  .store = store_pipe_max_size },
+	ULONG_RW("pipe-user-pages-hard", pipe_user_pages_hard),
+	ULONG_RW("pipe-user-pages-soft", pipe_user_pages_soft),
 	INT_RW("lease-break-time", lease_break_time, -0x7fffffff - 1, 0x7fffffff),
 	INT_RW("leases-enable", leases_enable, -0x7fffffff - 1, 0x7fffffff),
 };
