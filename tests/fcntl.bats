@@ -64,6 +64,23 @@ a new pipe'"'"'s F_GETPIPE_SZ = 8192
 its F_SETPIPE_SZ(16384) (a growth is not) = -1 EPERM'
 }
 
+@test "past fs.pipe-user-pages-hard an unprivileged user gets no new pipe (ENFILE) nor FIFO (ENOMEM) (umk only: writes /proc/sys)" {
+	umk $H/fcntl pipe-pages-hard
+	assert_output '== pipe-pages-hard
+write 32 to pipe-user-pages-hard = 2
+-- as nobody
+pipe 1 (16 pages) = 0
+pipe 2 (16 pages) = 0
+pipe 3 (16 pages) = -1 ENFILE
+open a new FIFO (0: an fd) = -1 ENOMEM
+-- as root
+pipe 1 (16 pages) = 0
+pipe 2 (16 pages) = 0
+pipe 3 (16 pages) = 0
+open a new FIFO (0: an fd) = 0
+write 0 to pipe-user-pages-hard = 1'
+}
+
 @test "root writes fs.pipe-max-size (rounded as Linux rounds it), nobody cannot, and nobody's pipes obey it (umk only: never the host's /proc/sys)" {
 	umk $H/fcntl pipe-max-set
 	assert_output '== pipe-max-set

@@ -21,6 +21,9 @@
  *                fs.pipe-max-size, rounded as Linux rounds it, EINVAL for
  *                what is not a size; nobody cannot write it; nobody's new
  *                pipes are no bigger than it, and cannot grow past it
+ *   pipe-pages-hard  (writes /proc/sys: for umk only) past
+ *                fs.pipe-user-pages-hard an unprivileged user gets no new
+ *                pipe (ENFILE) and opens no new FIFO (ENOMEM)
  *   sigio-pipe   O_ASYNC on a pipe's ends (F_SETFL and FIOASYNC): SIGIO
  *                (si_code SI_KERNEL) to the owner on data, on room, on the
  *                other end's close; F_SETSIG's signal with si_fd and
@@ -1053,12 +1056,41 @@ static void sigio_perm(void)
 	printf("nobody: %s\n", wait_status(child) == 0 ? "SIGIO" : "nothing");
 }
 
+static void hard_checks(void)
+{
+	char path[64];
+	int p[2];
+	long fd;
+
+	for (int i = 1; i <= 3; i++) {
+		char call[40];
+
+		snprintf(call, sizeof(call), "pipe %d (16 pages)", i);
+		show(call, rsys(SYS_pipe, p));
+	}
+	snprintf(path, sizeof(path), "/tmp/fcntl-fifo.%d", getpid());
+	if (mkfifo(path, 0600))
+		die("mkfifo %s", path);
+	fd = rsys(SYS_open, path, O_RDWR);
+	show("open a new FIFO (0: an fd)", fd < 0 ? fd : 0);
+	unlink(path);
+}
+
+static void pipe_pages_hard(void)
+{
+	set_fs_sysctl("pipe-user-pages-hard", "32");
+	as("nobody", hard_checks);
+	as("root", hard_checks);
+	set_fs_sysctl("pipe-user-pages-hard", "0");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct section section[] = {
 		{ "pipe-size", pipe_size }, { "fifo-size", fifo_size },
 		{ "pipe-max-root", pipe_max_root },
 		{ "pipe-max-nobody", pipe_max_nobody }, { "pipe-user-pages", pipe_user_pages },
+		{ "pipe-pages-hard", pipe_pages_hard },
 		{ "sigio-pipe", sigio_pipe }, { "owner", owner },
 		{ "sigio-unix", sigio_unix }, { "sigio-inotify", sigio_inotify },
 		{ "sigio-tty", sigio_tty }, { "sigio-tid", sigio_tid }, { "sigio-pgrp", sigio_pgrp }, { "lease", lease },
