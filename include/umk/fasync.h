@@ -58,6 +58,8 @@ void send_sigio(struct fown_struct *fown, int fd, int band);
  * when there is no such process or group. force: replace an owner (a
  * tty's fasync sets one only where there was none). */
 int f_setown(struct file *filp, int who, bool force);
+/* No owner any more (a lease's release). */
+void f_delown(struct file *filp);
 /* The fcntl commands of signal-driven I/O: F_SETOWN, F_GETOWN,
  * F_SETOWN_EX, F_GETOWN_EX, F_SETSIG, F_GETSIG. */
 long fcntl_owner(struct file *filp, unsigned int cmd, unsigned long arg);

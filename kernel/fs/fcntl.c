@@ -102,6 +102,11 @@ int f_setown(struct file *filp, int who, bool force)
 	return 0;
 }
 
+void f_delown(struct file *filp)
+{
+	__f_setown(filp, 0, PIDTYPE_TGID, true);
+}
+
 /* F_GETOWN: the owning process, a group as its negative id, 0 when none
  * or it is gone. */
 static pid_t f_getown(struct file *filp)

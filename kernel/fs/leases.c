@@ -114,8 +114,7 @@ static void lease_modify(struct file_lease *fl, int arg)
 	wake_up(&lease_wait);
 	if (arg != F_UNLCK)
 		return;
-	filp->f_owner.pid = 0;			/* f_delown */
-	filp->f_owner.pid_type = PIDTYPE_TGID;
+	f_delown(filp);
 	filp->f_owner.signum = 0;
 	fasync_helper(0, filp, 0, &fl->fl_fasync);
 	list_del_init(&fl->fl_list);
