@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # /proc/sys (kernel/fs/proc_sysctl.c) and /proc/meminfo (kernel/fs/proc.c):
 # the values read as Linux's defaults are, the writable ones set and
-# honoured (pid_max, threads-max, core_pattern, core_uses_pid), the
+# honoured (pid_max, threads-max, core_pattern, core_uses_pid;
+# pipe-max-size in tests/fcntl.bats), the
 # errors of a bad value and of a non-root writer.
 
 load helper

@@ -470,6 +470,30 @@ leave() {
 	screen | sed -n 's/^.*status \([0-9]*\)$/\1/p'
 }
 
+# sigio_session WHERE: O_ASYNC on the terminal (harness/progs/fcntl.c's
+# sigio-tty): a partial line brings no SIGIO, its end does.
+sigio_session() {
+	start_shell "$1"
+	typeln "$ROOT/$H/fcntl sigio-tty"
+	wait_for '^type a line$'
+	key -l 'hel'
+	sleep 0.3
+	typeln 'lo'
+	wait_for '^F_SETFL without O_ASYNC'
+	typeln "echo the shell is alive"
+	wait_for '^the shell is alive$'
+	screen | grep -v '^host\$'
+}
+
+@test "O_ASYNC on the terminal: its foreground group owns it, and a typed line brings SIGIO" {
+	same_screen sigio_session
+	grep -qx '  -> 1 x SIGIO, si_code SI_KERNEL' <<<"$output" || fail "no SIGIO"
+	grep -qx '  6 bytes' <<<"$output" || fail "SIGIO came before the whole line"
+	grep -qx 'read: hello' <<<"$output" || fail "the line was not read"
+	grep -qx 'F_GETOWN is -getpgrp() (the foreground group) = 1' <<<"$output" ||
+		fail "the terminal's owner is not the foreground group"
+}
+
 @test "leaving the shell by exit or ^D gives the host terminal back as it was" {
 	output=$(leave native exit)
 	assert_equal "$output" 0

@@ -33,6 +33,7 @@
 #define CAP_SYS_NICE 23
 #define CAP_SYS_RESOURCE 24
 #define CAP_MKNOD 27
+#define CAP_LEASE 28
 #define CAP_MAC_OVERRIDE 32
 #define CAP_WAKE_ALARM 35
 #define CAP_LAST_CAP 40

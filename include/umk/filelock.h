@@ -22,7 +22,25 @@ void locks_remove_posix(struct file *f, struct files_struct *id);
 void locks_remove_file(struct file *f);
 
 /* /proc/locks: one line per lock, then one per waiter, into buf (n bytes),
- * in Linux's format. */
+ * in Linux's format; the leases last. */
 void locks_text(char *buf, size_t n);
+/* One such line: "ID: PFXKIND TYPE PID MAJ:MIN:INO RANGE" for a lock of
+ * type taken by pid through file (NULL: "<none>:0", a lease breaker). */
+size_t lock_status_line(char *buf, size_t n, int id, const char *pfx, const char *kind, int type,
+			int pid, struct file *file, const char *range);
+
+/* kernel/fs/leases.c: leases. F_SETLEASE (F_RDLCK, F_WRLCK, F_UNLCK) on f
+ * through fd, and F_GETLEASE: 0 or -errno; the lease type. */
+long fcntl_setlease(unsigned int fd, struct file *f, int arg);
+int fcntl_getlease(struct file *f);
+/* An open with mode's flags (O_WRONLY for a truncate) breaks the leases
+ * of inode it conflicts with, and waits for them to go (Linux's
+ * break_lease): 0, -EWOULDBLOCK for O_NONBLOCK, -ERESTARTSYS at a signal. */
+int break_lease(struct inode *inode, unsigned int mode);
+/* f's last close: its leases go (locks_remove_file calls it). */
+void locks_remove_lease(struct file *f);
+/* /proc/locks' lease lines, numbered on from *id. */
+size_t leases_text(char *buf, size_t n, int *id);
+extern int leases_enable, lease_break_time;	/* fs.leases-enable, fs.lease-break-time */
 
 #endif

@@ -16,6 +16,7 @@
 #ifndef UMK_FS_H
 #define UMK_FS_H
 
+#include <umk/fasync.h>
 #include <umk/list.h>
 #include <umk/sched.h>
 #include <umk/types.h>
@@ -177,6 +178,9 @@ struct file_operations {
 	 * at end of file. */
 	struct hostmem *(*get_hostmem)(struct file *f, int *err);
 	ssize_t (*read_kernel)(struct file *f, void *buf, size_t n, s64 off);
+	/* O_ASYNC on or off (include/umk/fasync.h): fasync_helper on the
+	 * object's list; 0 or 1, or -errno. Without it O_ASYNC is ignored. */
+	int (*fasync)(int fd, struct file *f, int on);
 };
 
 /* What getdents64 hands a directory's iterate (include/linux/fs.h): call
@@ -265,6 +269,7 @@ struct inode {
 	 * running it, which forbid writers (ETXTBSY): Linux's i_writecount,
 	 * moved by get_write_access and deny_write_access. */
 	int i_writecount;
+	int i_readcount;		/* files open read-only (leases) */
 	unsigned int i_nlink;
 	dev_t i_rdev;			/* a device node's device */
 	s64 i_size;
@@ -349,6 +354,8 @@ struct file {
 	struct list_head f_ep;		/* the epitems watching it (eventpoll.c) */
 	unsigned int f_pipe;		/* a FIFO reader's w_counter at open (pipe.c) */
 	bool f_writer;			/* holds get_write_access on f_inode (FMODE_WRITER) */
+	bool f_reader;			/* counted in f_inode's i_readcount */
+	struct fown_struct f_owner;	/* who gets SIGIO (kernel/fs/fcntl.c) */
 };
 
 #define NR_OPEN_DEFAULT 1024		/* fd table size; RLIMIT_NOFILE's ceiling */
@@ -643,6 +650,13 @@ void file_path_name(struct file *f, char *buf, size_t n);
 /* kernel/fs/pipe.c: the inode number of the pipe behind f (for fstat and
  * /proc/PID/fd). */
 unsigned long pipe_ino(struct file *f);
+/* F_SETPIPE_SZ and F_GETPIPE_SZ on f: the pipe's size in bytes, or
+ * -EBADF when f is no pipe or FIFO, -EINVAL, -EPERM, -EBUSY. */
+long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg);
+/* size rounded up to a power of two pages (at least one), or 0 past 2 GiB. */
+unsigned int round_pipe_size(unsigned int size);
+extern unsigned int pipe_max_size;	/* fs.pipe-max-size */
+extern unsigned long pipe_user_pages_hard, pipe_user_pages_soft;	/* fs.pipe-user-pages-* */
 /* A pipe's ends, and a FIFO's i_fop: open is fifo_open. */
 extern const struct file_operations pipefifo_fops;
 /* kernel/fs/namespace.c: mnt's place in the mount table, from 1 (what

@@ -118,7 +118,8 @@ struct proto_ops {
 struct socket {
 	socket_state state;
 	short type;			/* SOCK_STREAM... */
-	unsigned long flags;
+	unsigned long flags;		/* SOCKWQ_ASYNC_NOSPACE */
+	struct fasync_struct *fasync_list;	/* O_ASYNC files (sock_fasync) */
 	struct file *file;		/* the file whose private_data this is */
 	const struct proto_ops *ops;
 	void *sk;			/* the family's own state */
@@ -151,6 +152,15 @@ struct socket *sock_from_file(struct file *f);
 /* A new socket of family's type, without a file yet (accept's newsock). */
 struct socket *sock_alloc(void);
 void sock_release(struct socket *sock);
+/* Signal-driven I/O (Linux's sock_wake_async): how a family tells the
+ * O_ASYNC files of sock: SOCK_WAKE_WAITD data or a hangup, SOCK_WAKE_SPACE
+ * room, but only after a send found none (SOCKWQ_ASYNC_NOSPACE in
+ * sock->flags, which this clears), SOCK_WAKE_IO always, SOCK_WAKE_URG
+ * urgent data (SIGURG). band: POLL_IN, POLL_OUT, POLL_HUP... */
+enum { SOCK_WAKE_IO, SOCK_WAKE_WAITD, SOCK_WAKE_SPACE, SOCK_WAKE_URG };
+#define SOCKWQ_ASYNC_NOSPACE 0x1UL
+void sock_wake_async(struct socket *sock, int how, int band);
+
 /* What a blocking socket call returns when a signal interrupts it after
  * waiting with timeout timeo_ns (Linux's sock_intr_errno): -EINTR when the
  * socket has a timeout, else -ERESTARTSYS. */

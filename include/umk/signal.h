@@ -84,6 +84,10 @@ typedef struct kernel_siginfo {
 			int overrun;
 			sigval_t sigval;
 		} _timer;
+		struct {		/* SIGIO, F_SETSIG's signal (fasync) */
+			long band;	/* si_band: poll's events */
+			int fd;		/* si_fd */
+		} _sigpoll;
 		struct {		/* SIGSYS */
 			void __user *call_addr;
 			int syscall;

@@ -39,6 +39,7 @@ struct tty_struct {
 	int host_out;		/* the host fd output goes to */
 	unsigned long rdev;	/* its device number, the host's (tty_nr) */
 	struct wait_queue_head wait;	/* readers, writers and pollers */
+	struct fasync_struct *fasync;	/* O_ASYNC files: SIGIO on input */
 
 	/* n_tty's state (struct n_tty_data). The input ring: bytes from
 	 * read_tail to read_head; complete lines end at canon_head (up to

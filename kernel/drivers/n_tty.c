@@ -25,6 +25,7 @@
  * though part of it may have reached the host.
  */
 #include <umk/errno.h>
+#include <umk/fasync.h>
 #include <umk/fs.h>
 #include <umk/sched.h>
 #include <umk/timer.h>
@@ -326,6 +327,7 @@ static void n_tty_end_line(struct tty_struct *tty, unsigned char c, unsigned cha
 		return;
 	put_tty_queue(c, flag, tty);
 	tty->canon_head = tty->read_head;
+	kill_fasync(&tty->fasync, SIGIO, POLL_IN);
 	wake_up(&tty->wait);
 }
 
@@ -423,6 +425,10 @@ void n_tty_receive_buf(struct tty_struct *tty, const unsigned char *cp, size_t n
 
 	for (i = 0; i < n; i++)
 		n_tty_receive_char(tty, cp[i]);
+	/* raw input is readable as it comes: one SIGIO per buffer received
+	 * (__receive_buf); a canonical line's end sent its own */
+	if (!L_FLAG(tty, ICANON) && read_cnt(tty))
+		kill_fasync(&tty->fasync, SIGIO, POLL_IN);
 }
 
 /* ICANON changed: going raw, the line being edited is readable at once;

@@ -448,6 +448,19 @@ static int tty_fstat(struct file *f, struct stat *st)
 	return os_fstat(console_hostfd(f), st);
 }
 
+/* O_ASYNC on or off (Linux's __tty_fasync). A file newly on the list
+ * gets an owner if it has none: the foreground process group, or without
+ * one the caller's process. */
+static int tty_fasync(int fd, struct file *f, int on)
+{
+	int ret = fasync_helper(fd, f, on, &console_tty->fasync);
+
+	if (ret <= 0 || !on)
+		return ret;
+	f_setown(f, console_tty->pgrp ? -console_tty->pgrp : current->tgid, false);
+	return ret;
+}
+
 const struct file_operations console_tty_fops = {
 	.name = "tty",
 	.read_iter = tty_read,
@@ -455,6 +468,7 @@ const struct file_operations console_tty_fops = {
 	.poll = tty_poll,
 	.ioctl = tty_ioctl,
 	.fstat = tty_fstat,
+	.fasync = tty_fasync,
 };
 
 /* A file of the console tty; private_data is the host fd, for /proc. */

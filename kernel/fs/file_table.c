@@ -46,12 +46,16 @@ void fput(struct file *f)
 		return;
 	if (!list_empty(&f->f_ep))
 		eventpoll_release(f);
+	if ((f->f_flags & O_ASYNC) && f->f_op->fasync)
+		f->f_op->fasync(-1, f, 0);	/* off its object's fasync list */
 	fsnotify_close(f);
 	locks_remove_file(f);	/* its flock and OFD locks */
 	if (f->f_op->release)
 		f->f_op->release(f);
 	if (f->f_writer)
 		put_write_access(f->f_inode);
+	if (f->f_reader)
+		f->f_inode->i_readcount--;
 	if (f->f_path.dentry)
 		path_put(&f->f_path);
 	kfree(f);

@@ -62,6 +62,7 @@ struct inotify_group {
 	int last_wd;			/* the last wd given */
 	struct wait_queue_head wait;	/* readers, pollers: events queued */
 	bool overflowed;		/* an IN_Q_OVERFLOW is queued */
+	struct fasync_struct *fsn_fa;	/* O_ASYNC files: SIGIO per event queued */
 };
 
 struct inotify_kevent {
@@ -129,6 +130,7 @@ static void queue_event(struct inotify_group *group, int wd, u32 mask, u32 cooki
 	group->q_len++;
 	group->q_bytes += size;
 	wake_up_poll(&group->wait, POLLIN | POLLRDNORM);
+	kill_fasync(&group->fsn_fa, SIGIO, POLL_IN);
 }
 
 static void free_watch(struct inotify_watch *w)
@@ -355,6 +357,14 @@ static void inotify_release(struct file *f)
 	kfree(group);
 }
 
+/* O_ASYNC on or off (Linux's fsnotify_fasync). */
+static int inotify_fasync(int fd, struct file *f, int on)
+{
+	struct inotify_group *group = f->private_data;
+
+	return fasync_helper(fd, f, on, &group->fsn_fa) >= 0 ? 0 : -EIO;
+}
+
 static const struct file_operations inotify_fops = {
 	.name = "inotify",
 	.read_iter = inotify_read,
@@ -363,6 +373,7 @@ static const struct file_operations inotify_fops = {
 	.show_fdinfo = inotify_show_fdinfo,
 	.fstat = anon_inode_fstat,
 	.release = inotify_release,
+	.fasync = inotify_fasync,
 };
 
 long sys_inotify_init1(int flags)

@@ -8,6 +8,19 @@
 #include <umk/syscalls.h>
 #include <umk/uaccess.h>
 
+/* FIOASYNC: O_ASYNC on or off through the file's fasync (Linux's
+ * ioctl_fioasync); -ENOTTY for a file without one. */
+static int ioctl_fioasync(unsigned int fd, struct file *f, int __user *argp)
+{
+	int on, err = 0;
+
+	if (get_user(on, argp))
+		return -EFAULT;
+	if ((on ? O_ASYNC : 0) != (f->f_flags & O_ASYNC))
+		err = f->f_op->fasync ? f->f_op->fasync((int)fd, f, on) : -ENOTTY;
+	return err < 0 ? err : 0;
+}
+
 /* The commands every file has (Linux's do_vfs_ioctl); -ENOIOCTLCMD for the
  * rest, which go to the file. */
 static long do_vfs_ioctl(struct file *f, unsigned int fd, unsigned int cmd, unsigned long arg)
@@ -29,6 +42,8 @@ static long do_vfs_ioctl(struct file *f, unsigned int fd, unsigned int cmd, unsi
 		else
 			f->f_flags &= ~O_NONBLOCK;
 		return 0;
+	case FIOASYNC:
+		return ioctl_fioasync(fd, f, (int __user *)arg);
 	}
 	return -ENOIOCTLCMD;
 }

@@ -1,7 +1,8 @@
 /*
  * kernel/fs/locks.c: file locks, after Linux's fs/locks.c. Interface
  * (include/umk/filelock.h): sys_flock, fcntl's lock commands (fcntl_getlk,
- * fcntl_setlk), the release hooks of close and fput, and /proc/locks.
+ * fcntl_setlk), the release hooks of close and fput, and /proc/locks
+ * (whose lease lines kernel/fs/leases.c adds).
  *
  * Three kinds of advisory lock, Linux's:
  *
@@ -592,6 +593,7 @@ void locks_remove_file(struct file *f)
 	struct file_lock *fl, *tmp;
 	bool changed = false;
 
+	locks_remove_lease(f);
 	if (list_empty(&file_lock_contexts))
 		return;
 	ctx = find_lock_context(lock_key(f));
@@ -616,35 +618,48 @@ void locks_remove_file(struct file *f)
 
 /* ---- /proc/locks ---- */
 
-/* One line of /proc/locks (Linux's lock_get_status): pfx "-> " for a
- * waiter, after the lock it waits for. The file's device and inode are
- * what fstat shows of it. */
-static size_t lock_get_status(char *buf, size_t n, const struct file_lock *fl, int id,
-			      const char *pfx)
+size_t lock_status_line(char *buf, size_t n, int id, const char *pfx, const char *kind, int type,
+			int pid, struct file *file, const char *range)
 {
-	char range[48];
 	unsigned long dev;
 	struct stat st;
 	int len;
 
 	if (n < 2)
 		return 0;
-	if (vfs_fstat(fl->fl_file, &st))
+	if (!file) {
+		len = ksnprintf(buf, n, "%d: %s%s%s %d <none>:0 %s\n", id, pfx, kind,
+				type == F_WRLCK ? "WRITE" : type == F_RDLCK ? "READ" : "UNLCK", pid,
+				range);
+		return min((size_t)len, n - 1);
+	}
+	if (vfs_fstat(file, &st))
 		memset(&st, 0, sizeof(st));
 	dev = st.st_dev;	/* new_encode_dev's layout */
+	len = ksnprintf(buf, n, "%d: %s%s%s %d %02lx:%02lx:%lu %s\n", id, pfx, kind,
+			type == F_WRLCK ? "WRITE" : type == F_RDLCK ? "READ" : "UNLCK", pid,
+			(dev >> 8) & 0xfff, (dev & 0xff) | ((dev >> 12) & 0xfff00), st.st_ino, range);
+	return min((size_t)len, n - 1);
+}
+
+/* One line of /proc/locks for a lock (Linux's lock_get_status): pfx
+ * "-> " for a waiter, after the lock it waits for. */
+static size_t lock_get_status(char *buf, size_t n, const struct file_lock *fl, int id,
+			      const char *pfx)
+{
+	char range[48];
+
 	if (fl->fl_flags & FL_FLOCK || fl->fl_end == OFFSET_MAX)
 		ksnprintf(range, sizeof(range), "%lld EOF",
 			  fl->fl_flags & FL_FLOCK ? 0LL : (long long)fl->fl_start);
 	else
 		ksnprintf(range, sizeof(range), "%lld %lld", (long long)fl->fl_start,
 			  (long long)fl->fl_end);
-	len = ksnprintf(buf, n, "%d: %s%s %s %d %02lx:%02lx:%lu %s\n", id, pfx,
-			fl->fl_flags & FL_FLOCK ? "FLOCK  ADVISORY " :
-			fl->fl_flags & FL_OFDLCK ? "OFDLCK ADVISORY " : "POSIX  ADVISORY ",
-			fl->fl_type == F_WRLCK ? "WRITE" : fl->fl_type == F_RDLCK ? "READ" : "UNLCK",
-			fl->fl_flags & FL_OFDLCK ? -1 : fl->fl_pid, (dev >> 8) & 0xfff,
-			(dev & 0xff) | ((dev >> 12) & 0xfff00), st.st_ino, range);
-	return min((size_t)len, n - 1);
+	return lock_status_line(buf, n, id, pfx,
+				fl->fl_flags & FL_FLOCK ? "FLOCK  ADVISORY  " :
+				fl->fl_flags & FL_OFDLCK ? "OFDLCK ADVISORY  " : "POSIX  ADVISORY  ",
+				fl->fl_type, fl->fl_flags & FL_OFDLCK ? -1 : fl->fl_pid, fl->fl_file,
+				range);
 }
 
 static size_t locks_show_list(char *buf, size_t n, struct list_head *locks, int *id)
@@ -673,4 +688,5 @@ void locks_text(char *buf, size_t n)
 		len += locks_show_list(buf + len, n - len, &ctx->flc_posix, &id);
 		len += locks_show_list(buf + len, n - len, &ctx->flc_flock, &id);
 	}
+	leases_text(buf + len, n - len, &id);
 }

@@ -7,6 +7,7 @@
  * itself (exec).
  */
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
 #include <umk/fsnotify.h>
 #include <umk/kernel.h>
@@ -46,8 +47,14 @@ struct file *dentry_open(const struct path *path, unsigned int flags, int *err)
 			return NULL;
 		}
 		f->f_writer = true;
+	} else if (file_readable(f)) {
+		inode->i_readcount++;	/* i_readcount_inc */
+		f->f_reader = true;
 	}
-	*err = f->f_op->open ? f->f_op->open(inode, f) : 0;
+	/* an open that conflicts with a lease waits for its break */
+	*err = break_lease(inode, flags);
+	if (!*err && f->f_op->open)
+		*err = f->f_op->open(inode, f);
 	if (*err) {
 		f->f_op = &path_fops;	/* nothing to release */
 		fput(f);
@@ -97,7 +104,9 @@ int vfs_truncate(const struct path *path, s64 length)
 	err = get_write_access(inode);
 	if (err)
 		return err;
-	err = do_truncate(path->dentry, length);
+	err = break_lease(inode, O_WRONLY);	/* no lease holder sees it shrink */
+	if (!err)
+		err = do_truncate(path->dentry, length);
 	put_write_access(inode);
 	return err;
 }

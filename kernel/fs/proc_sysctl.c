@@ -15,13 +15,17 @@
  *		randomize_va_space, random/boot_id, random/uuid
  *	vm/	max_map_count, mmap_min_addr, overcommit_memory,
  *		overcommit_ratio
- *	fs/	file-max, nr_open, pipe-max-size, aio-nr, aio-max-nr (rw)
+ *	fs/	file-max, nr_open, pipe-max-size (rw), pipe-user-pages-hard (rw),
+ *		pipe-user-pages-soft (rw), lease-break-time (rw),
+ *		leases-enable (rw), aio-nr,
+ *		aio-max-nr (rw)
  *
  * The text of a file is made when it is opened, as the rest of /proc's
  * (kernel/fs/proc.c); a write takes the whole value at offset 0.
  */
 #include <umk/cred.h>
 #include <umk/errno.h>
+#include <umk/filelock.h>
 #include <umk/fs.h>
 #include <umk/kernel.h>
 #include <umk/mm.h>
@@ -40,6 +44,7 @@ struct ctl_table {
 	int (*show)(const struct ctl_table *t, char *buf, size_t size);
 	int (*store)(const struct ctl_table *t, const char *text);
 	int *ival;			/* an int, shown and stored in decimal */
+	void *data;			/* another value, for show and store */
 	int min, max;			/* what store accepts */
 	const char *sval;		/* a fixed string */
 	const struct ctl_table *child;	/* a directory's entries */
@@ -56,25 +61,33 @@ static int show_str(const struct ctl_table *t, char *buf, size_t size)
 	return ksnprintf(buf, size, "%s\n", t->sval);
 }
 
-/* proc_dointvec_minmax: one decimal integer, within [min, max]. */
-static int store_int(const struct ctl_table *t, const char *text)
+/* One decimal number, optionally negative, with at most a trailing
+ * newline after it, of at most max in magnitude: 0 with *v, or -EINVAL. */
+static int parse_decimal(const char *text, bool neg_ok, long max, long *v)
 {
-	long v = 0;
-	bool neg = *text == '-';
+	bool neg = neg_ok && *text == '-';
 	const char *p = text + neg;
+	long n = 0;
 
 	if (*p < '0' || *p > '9')
 		return -EINVAL;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (*p - '0');
-		if (v > 0x7fffffffL)
+		n = n * 10 + (*p - '0');
+		if (n > max)
 			return -EINVAL;
 	}
 	if (*p && !(*p == '\n' && !p[1]))
 		return -EINVAL;
-	if (neg)
-		v = -v;
-	if (v < t->min || v > t->max)
+	*v = neg ? -n : n;
+	return 0;
+}
+
+/* proc_dointvec_minmax: one decimal integer, within [min, max]. */
+static int store_int(const struct ctl_table *t, const char *text)
+{
+	long v;
+
+	if (parse_decimal(text, true, 0x7fffffffL, &v) || v < t->min || v > t->max)
 		return -EINVAL;
 	*t->ival = (int)v;
 	return 0;
@@ -132,7 +145,6 @@ static int show_uuid(const struct ctl_table *t, char *buf, size_t size)
 static int zero, core_uses_pid_val, max_map_count = DEFAULT_MAP_COUNT_MAX;
 static int mmap_min = USER_WINDOW_START, ngroups_max = 65536, cap_last = CAP_LAST_CAP;
 static int overcommit_ratio = 50, randomize = 2, nr_open = NR_OPEN_MAX;
-static int pipe_max_size = 1048576;
 
 #define INT_RO(name, var) { .procname = name, .mode = S_IFREG | 0444, .show = show_int, .ival = &(var) }
 #define INT_RW(name, var, lo, hi)                                                          \
@@ -178,43 +190,59 @@ static int show_file_max(const struct ctl_table *t, char *buf, size_t size)
 	return ksnprintf(buf, size, "%ld\n", 9223372036854775807L);	/* LONG_MAX */
 }
 
-/* fs.aio-nr and fs.aio-max-nr (kernel/fs/aio.c): unsigned longs, which
- * aio-max-nr's store takes as proc_doulongvec_minmax does, in decimal. */
-static int show_aio_nr(const struct ctl_table *t, char *buf, size_t size)
+/* fs.pipe-max-size (Linux's proc_dopipe_max_size): an unsigned number,
+ * stored rounded up to a power of two pages; EINVAL past 2 GiB. */
+static int show_pipe_max_size(const struct ctl_table *t, char *buf, size_t size)
 {
-	return ksnprintf(buf, size, "%lu\n", aio_nr);
+	return ksnprintf(buf, size, "%u\n", pipe_max_size);
 }
 
-static int show_aio_max_nr(const struct ctl_table *t, char *buf, size_t size)
+static int store_pipe_max_size(const struct ctl_table *t, const char *text)
 {
-	return ksnprintf(buf, size, "%lu\n", aio_max_nr);
-}
+	long v;
 
-static int store_aio_max_nr(const struct ctl_table *t, const char *text)
-{
-	unsigned long v = 0;
-	const char *p = text;
-
-	if (*p < '0' || *p > '9')
+	if (parse_decimal(text, false, 0xffffffffL, &v))
 		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (~0UL - (unsigned long)(*p - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (unsigned long)(*p - '0');
-	}
-	if (*p && !(*p == '\n' && !p[1]))
+	v = round_pipe_size((unsigned int)v);
+	if (!v)
 		return -EINVAL;
-	aio_max_nr = v;
+	pipe_max_size = (unsigned int)v;
 	return 0;
 }
 
+/* fs.pipe-user-pages-hard and -soft (proc_doulongvec_minmax): unsigned
+ * longs, shown and set in decimal (umk takes up to LONG_MAX / 10, which
+ * keeps parse_decimal from overflowing). */
+static int show_ulong(const struct ctl_table *t, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%lu\n", *(unsigned long *)t->data);
+}
+
+static int store_ulong(const struct ctl_table *t, const char *text)
+{
+	long v;
+
+	if (parse_decimal(text, false, 0x7fffffffffffffffL / 10, &v))
+		return -EINVAL;
+	*(unsigned long *)t->data = (unsigned long)v;
+	return 0;
+}
+
+#define ULONG_RW(name, var)                                                                 \
+	{ .procname = name, .mode = S_IFREG | 0644, .show = show_ulong, .store = store_ulong,  \
+	  .data = &(var) }
+
 static const struct ctl_table fs_table[] = {
-	{ .procname = "aio-max-nr", .mode = S_IFREG | 0644, .show = show_aio_max_nr,
-	  .store = store_aio_max_nr },
-	FN_RO("aio-nr", show_aio_nr),
+	ULONG_RW("aio-max-nr", aio_max_nr),
+	{ .procname = "aio-nr", .mode = S_IFREG | 0444, .show = show_ulong, .data = &aio_nr },
 	FN_RO("file-max", show_file_max),
 	INT_RO("nr_open", nr_open),
-	INT_RO("pipe-max-size", pipe_max_size),
+	{ .procname = "pipe-max-size", .mode = S_IFREG | 0644, .show = show_pipe_max_size,
+	  .store = store_pipe_max_size },
+	ULONG_RW("pipe-user-pages-hard", pipe_user_pages_hard),
+	ULONG_RW("pipe-user-pages-soft", pipe_user_pages_soft),
+	INT_RW("lease-break-time", lease_break_time, -0x7fffffff - 1, 0x7fffffff),
+	INT_RW("leases-enable", leases_enable, -0x7fffffff - 1, 0x7fffffff),
 };
 
 static const struct ctl_table sys_table[] = {

@@ -121,10 +121,11 @@ void unix_wake(struct unix_sock *u, unsigned int events)
 		wake_up_poll(&u->sock->wq, events);
 }
 
-/* Data arrived (Linux's sk_data_ready). */
+/* Data arrived (Linux's sk_data_ready, sock_def_readable). */
 void unix_data_ready(struct unix_sock *u)
 {
 	unix_wake(u, POLLIN | POLLRDNORM | POLLRDBAND | POLLPRI);
+	sock_wake_async(u->sock, SOCK_WAKE_WAITD, POLL_IN);
 }
 
 /* A shutdown, a connection or an error: everyone looks again. */
@@ -134,6 +135,14 @@ void unix_state_change(struct unix_sock *u)
 		wake_up(&u->sock->wq);
 }
 
+/* Room in u's send buffer again (Linux's unix_write_space). */
+static void unix_write_space(struct unix_sock *u)
+{
+	if (!unix_writable(u))
+		return;
+	unix_wake(u, POLLOUT | POLLWRNORM | POLLWRBAND);
+	sock_wake_async(u->sock, SOCK_WAKE_SPACE, POLL_OUT);
+}
 
 /* ---- messages ---- */
 
@@ -161,6 +170,7 @@ struct sk_buff *unix_alloc_skb(struct unix_sock *u, size_t size, bool noblock, i
 		*err = 0;
 		if (u->wmem_alloc < (size_t)u->sndbuf)
 			break;
+		sock->flags |= SOCKWQ_ASYNC_NOSPACE;	/* room: SIGIO (unix_write_space) */
 		*err = sock_wait(&timeo, sock->sndtimeo_ns);
 		if (*err)
 			break;
@@ -201,8 +211,7 @@ void kfree_skb(struct sk_buff *skb)
 		sock_put(skb->embryo);
 	}
 	sender->wmem_alloc -= skb->truesize;
-	if (unix_writable(sender))
-		unix_wake(sender, POLLOUT | POLLWRNORM | POLLWRBAND);
+	unix_write_space(sender);
 	sock_put(sender);
 	kfree(skb);
 }
@@ -262,6 +271,7 @@ static void unix_release_sock(struct unix_sock *u, bool embrion)
 			if (skb || embrion)
 				skpair->sk_err = ECONNRESET;
 			unix_state_change(skpair);
+			sock_wake_async(skpair->sock, SOCK_WAKE_WAITD, POLL_HUP);
 		}
 		sock_put(skpair);
 	}
@@ -767,6 +777,10 @@ static int unix_shutdown(struct socket *sock, int mode)
 			peer_mode |= RCV_SHUTDOWN;
 		other->shutdown |= peer_mode;
 		unix_state_change(other);
+		if (peer_mode == SHUTDOWN_MASK)
+			sock_wake_async(other->sock, SOCK_WAKE_WAITD, POLL_HUP);
+		else if (peer_mode & RCV_SHUTDOWN)
+			sock_wake_async(other->sock, SOCK_WAKE_WAITD, POLL_IN);
 	}
 	return 0;
 }
@@ -789,8 +803,7 @@ static int unix_setsockopt(struct socket *sock, int level, int optname, const vo
 	case SO_SNDBUFFORCE:
 		val = min(val, SYSCTL_WMEM_MAX);
 		u->sndbuf = max(val * 2, SOCK_MIN_SNDBUF);
-		if (unix_writable(u))	/* room may have appeared */
-			unix_wake(u, POLLOUT | POLLWRNORM | POLLWRBAND);
+		unix_write_space(u);	/* room may have appeared */
 		return 0;
 	case SO_RCVBUF:
 	case SO_RCVBUFFORCE:

@@ -165,13 +165,54 @@ static unsigned int sock_poll(struct file *f, poll_table *pt)
 	return sock->ops->poll ? sock->ops->poll(f, sock, pt) : 0;
 }
 
-/* FIONBIO and the fd's own commands are ioctl.c's; FIONREAD (SIOCINQ)
- * and SIOCOUTQ are the family's. */
+/* FIONBIO and the fd's own commands are ioctl.c's; the owner's are here
+ * (FIOSETOWN and SIOCSPGRP as F_SETOWN, FIOGETOWN and SIOCGPGRP as
+ * F_GETOWN); FIONREAD (SIOCINQ) and SIOCOUTQ are the family's. */
 static long sock_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	struct socket *sock = f->private_data;
+	int pid;
 
+	switch (cmd) {
+	case FIOSETOWN:
+	case SIOCSPGRP:
+		if (get_user(pid, (int __user *)arg))
+			return -EFAULT;
+		return f_setown(f, pid, true);
+	case FIOGETOWN:
+	case SIOCGPGRP:
+		return put_user((int)fcntl_owner(f, F_GETOWN, 0), (int __user *)arg);
+	}
 	return sock->ops->ioctl ? sock->ops->ioctl(sock, cmd, arg) : -ENOIOCTLCMD;
+}
+
+/* O_ASYNC on or off (Linux's sock_fasync). Every family's socket takes
+ * it; AF_UNIX's signal (af_unix.c), the host's AF_INET ones do not. */
+static int sock_fasync(int fd, struct file *f, int on)
+{
+	struct socket *sock = f->private_data;
+
+	fasync_helper(fd, f, on, &sock->fasync_list);
+	return 0;
+}
+
+void sock_wake_async(struct socket *sock, int how, int band)
+{
+	if (!sock || !sock->fasync_list)
+		return;
+	switch (how) {
+	case SOCK_WAKE_SPACE:
+		if (!(sock->flags & SOCKWQ_ASYNC_NOSPACE))
+			return;
+		sock->flags &= ~SOCKWQ_ASYNC_NOSPACE;
+		kill_fasync(&sock->fasync_list, SIGIO, band);
+		return;
+	case SOCK_WAKE_URG:
+		kill_fasync(&sock->fasync_list, SIGURG, band);
+		return;
+	default:
+		kill_fasync(&sock->fasync_list, SIGIO, band);
+	}
 }
 
 /* As sockfs shows a socket: mode 0777, an inode of its own. */
@@ -211,6 +252,7 @@ static const struct file_operations socket_file_ops = {
 	.fstat = sock_fstat,
 	.show_fdinfo = sock_show_fdinfo,
 	.release = sock_close,
+	.fasync = sock_fasync,
 };
 
 /* ---- what the families share ---- */

@@ -175,6 +175,28 @@ static int decode_sockaddr(char *out, size_t n, const void __user *p, unsigned l
 	return o;
 }
 
+/* fcntl's commands by name (include/umk/uapi/fcntl.h), as strace shows
+ * them; a command umk does not know as its number. */
+static int decode_fcntl_cmd(char *out, size_t n, unsigned int cmd)
+{
+	static const struct { unsigned int cmd; const char *name; } cmds[] = {
+		{ F_DUPFD, "F_DUPFD" }, { F_GETFD, "F_GETFD" }, { F_SETFD, "F_SETFD" },
+		{ F_GETFL, "F_GETFL" }, { F_SETFL, "F_SETFL" }, { F_GETLK, "F_GETLK" },
+		{ F_SETLK, "F_SETLK" }, { F_SETLKW, "F_SETLKW" }, { F_SETOWN, "F_SETOWN" },
+		{ F_GETOWN, "F_GETOWN" }, { F_SETSIG, "F_SETSIG" }, { F_GETSIG, "F_GETSIG" },
+		{ F_SETOWN_EX, "F_SETOWN_EX" }, { F_GETOWN_EX, "F_GETOWN_EX" },
+		{ F_OFD_GETLK, "F_OFD_GETLK" }, { F_OFD_SETLK, "F_OFD_SETLK" },
+		{ F_OFD_SETLKW, "F_OFD_SETLKW" }, { F_SETLEASE, "F_SETLEASE" },
+		{ F_GETLEASE, "F_GETLEASE" }, { F_DUPFD_CLOEXEC, "F_DUPFD_CLOEXEC" },
+		{ F_SETPIPE_SZ, "F_SETPIPE_SZ" }, { F_GETPIPE_SZ, "F_GETPIPE_SZ" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (cmds[i].cmd == cmd)
+			return ksnprintf(out, n, "%s", cmds[i].name);
+	return ksnprintf(out, n, "%u", cmd);
+}
+
 static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned long next)
 {
 	int r;
@@ -218,6 +240,8 @@ static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned l
 		return decode_socktype(out, n, v);
 	case 'm':
 		return decode_msg_flags(out, n, v);
+	case 'f':
+		return decode_fcntl_cmd(out, n, (unsigned int)v);
 	case 'a':
 		if ((r = decode_sockaddr(out, n, (const void __user *)v, next)) < 0)
 			break;

@@ -19,6 +19,7 @@
 #define O_LARGEFILE 00100000
 #define O_DIRECTORY 00200000
 #define O_NOFOLLOW 00400000
+#define O_ASYNC 020000		/* FASYNC: signal-driven I/O */
 #define O_NOATIME 01000000
 #define O_CLOEXEC 02000000
 #define O_PATH 010000000
@@ -31,6 +32,30 @@
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC 1
+
+/* Signal-driven I/O (include/uapi/asm-generic/fcntl.h): who gets SIGIO
+ * (F_SETOWN: a pid, or a process group as a negative number; F_SETOWN_EX:
+ * a thread, process or group) and which signal (F_SETSIG). */
+#define F_SETOWN 8
+#define F_GETOWN 9
+#define F_SETSIG 10
+#define F_GETSIG 11
+#define F_SETOWN_EX 15
+#define F_GETOWN_EX 16
+#define F_OWNER_TID 0
+#define F_OWNER_PID 1
+#define F_OWNER_PGRP 2
+struct f_owner_ex {
+	int type;
+	int pid;
+};
+
+/* include/uapi/linux/fcntl.h: leases and pipe sizes. */
+#define F_LINUX_SPECIFIC_BASE 1024
+#define F_SETLEASE (F_LINUX_SPECIFIC_BASE + 0)
+#define F_GETLEASE (F_LINUX_SPECIFIC_BASE + 1)
+#define F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7)
+#define F_GETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 8)
 
 /* Record locks (fcntl) and flock (include/uapi/asm-generic/fcntl.h): on
  * x86-64 the *64 commands are the same numbers. */

@@ -19,9 +19,16 @@
 #define FIONREAD 0x541B
 #define TIOCINQ FIONREAD
 #define FIONBIO 0x5421
+#define FIOASYNC 0x5452
 #define TIOCNOTTY 0x5422
 #define TIOCGSID 0x5429
 #define FIONCLEX 0x5450
 #define FIOCLEX 0x5451
+/* A socket's owner (include/uapi/linux/sockios.h, asm-generic/sockios.h):
+ * F_SETOWN and F_GETOWN by ioctl. */
+#define FIOSETOWN 0x8901
+#define SIOCSPGRP 0x8902
+#define FIOGETOWN 0x8903
+#define SIOCGPGRP 0x8904
 
 #endif

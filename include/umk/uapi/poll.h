@@ -12,5 +12,6 @@
 #define POLLRDBAND 0x0080
 #define POLLWRNORM 0x0100
 #define POLLWRBAND 0x0200
+#define POLLMSG 0x0400
 
 #endif
