@@ -195,6 +195,35 @@ same_strace() {
 	mapfile -t lines <<<"$output"
 }
 
+@test "ptrace: SINGLESTEP stops after each instruction (TRAP_TRACE), after a syscall instruction (TRAP_BRKPT), at a handler" {
+	same_as_native $H/ptstep step
+	assert_line 'int3 stop: SIGTRAP'
+	assert_line 'stop 1: +2 SIGTRAP TRAP_TRACE, si_addr is rip yes'
+	assert_line 'stop 6: +21 SIGTRAP TRAP_BRKPT, si_addr is rip yes'
+	assert_line 'stop 7: +23 SIGTRAP TRAP_TRACE, si_addr is rip yes'
+	assert_line '9 stops to seq_end, TF seen by the tracer: no'
+	assert_line 'step with SIGUSR1: SIGTRAP, at the handler yes'
+	assert_line 'after CONT: exit 1'
+}
+
+@test "ptrace: SYSEMU stops at each call's entry and never makes it, SYSEMU_SINGLESTEP steps to a call's entry stop" {
+	same_as_native $H/ptstep sysemu
+	assert_line 'stop 6: +21 syscall entry getpid, rax -38'
+	assert_line 'stop 7: +23 SIGTRAP TRAP_TRACE, si_addr is rip yes'
+	assert_line 'SYSEMU stop: SIGTRAP, orig_rax getppid, rax ENOSYS'
+	assert_line 'tracee: exit 7 (getpid 4242 yes, getppid 77 yes, getuid skipped yes)'
+}
+
+@test "ptrace: PEEKSIGINFO reads the thread's and the process's queued signals in order, from an offset" {
+	same_as_native $H/ptstep peeksig
+	assert_line 'PEEKSIGINFO thread = 1: SIGUSR1/-6/pid'
+	assert_line 'PEEKSIGINFO shared = 3: SIGUSR2/0/pid SIG35/-1/pid/value 5 SIG35/-1/pid/value 6'
+	assert_line 'PEEKSIGINFO shared off 1 nr 1 = 1: SIG35/-1/pid/value 5'
+	assert_line 'PEEKSIGINFO shared off 9 = 0:'
+	assert_line 'PEEKSIGINFO nr -1 = -1 EINVAL'
+	assert_line 'PEEKSIGINFO flags 2 = -1 EINVAL'
+}
+
 @test "strace -f: a vfork child's calls and its exit, as natively" {
 	same_strace -f $H/ptracer vfork
 	assert_line --regexp '^M execve\(".*/ptracer", \[".*/ptracer", "vfork"\], 0xADDR /\* [0-9]+ vars \*/\) = 0$'

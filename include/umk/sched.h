@@ -39,6 +39,13 @@ struct thread_info {
 #define _TIF_NOTIFY_RESUME (1UL << TIF_NOTIFY_RESUME)
 #define TIF_SYSCALL_TRACE 8	/* syscall-enter/exit-stops (PTRACE_SYSCALL) */
 #define _TIF_SYSCALL_TRACE (1UL << TIF_SYSCALL_TRACE)
+#define TIF_SINGLESTEP 4	/* PTRACE_SINGLESTEP: a step report after a call too
+				 * (Linux's SYSCALL_WORK_SYSCALL_EXIT_TRAP) */
+#define _TIF_SINGLESTEP (1UL << TIF_SINGLESTEP)
+#define TIF_SYSCALL_EMU 6	/* PTRACE_SYSEMU: the entry stop, no call (Linux's
+				 * SYSCALL_WORK_SYSCALL_EMU) */
+#define _TIF_SYSCALL_EMU (1UL << TIF_SYSCALL_EMU)
+#define TIF_FORCED_TF 24	/* the tracer set TF, not the program (kernel/step.c) */
 #define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED | _TIF_NOTIFY_RESUME)
 
 static inline struct thread_info *current_thread_info(void)
