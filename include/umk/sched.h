@@ -209,6 +209,7 @@ struct task_struct {
 	pid_t pid;
 	pid_t tgid;
 	char comm[16];
+	unsigned int personality;	/* personality(2)'s flags (kernel/exec_domain.c) */
 
 	struct list_head tasks;		/* every task, in creation order */
 	struct list_head pid_chain;	/* kernel/pid.c's bucket of pid, while on tasks */
@@ -352,6 +353,8 @@ void schedule_tail(struct task_struct *prev);	/* NULL: the last switch's */
 void cpu_idle(void) __noreturn;
 void init_thread_info(struct task_struct *p, void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
+/* exec of an x86-64 program: the personality it starts with (kernel/exec_domain.c) */
+void set_personality_64bit(void);
 /* Policies (kernel/sched/core.c): p's new policy, rt_priority and nice take
  * effect at once, the runqueue reordered and current preempted if p now
  * outranks it or it no longer outranks the best waiting task. */

@@ -149,6 +149,7 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const struct rlimit64 __use
 long sys_getpid(void);
 long sys_gettid(void);
 long sys_getppid(void);
+long sys_personality(unsigned int personality);
 long sys_getuid(void);
 long sys_geteuid(void);
 long sys_getgid(void);
