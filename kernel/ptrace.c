@@ -305,7 +305,9 @@ static bool __ptrace_detach(struct task_struct *tracer, struct task_struct *p)
 	__ptrace_unlink(p);
 	if (p->exit_state != EXIT_ZOMBIE)
 		return false;
-	if (!thread_group_leader(p) || !list_empty(&p->signal->thread_head))
+	if (!thread_group_leader(p))
+		return true;	/* a thread's zombie was for its tracer only */
+	if (!list_empty(&p->signal->thread_head) || p->signal->zombie_threads)
 		return false;
 	if (!same_thread_group(p->real_parent, tracer))
 		return do_notify_parent(p, p->exit_signal);

@@ -224,6 +224,14 @@ same_strace() {
 	assert_line 'PEEKSIGINFO flags 2 = -1 EINVAL'
 }
 
+@test "ptrace: a traced thread's exit is a zombie its tracer waits for by its tid, then the process's exit" {
+	same_as_native $H/ptstep thread
+	assert_line 'tracee: event 3 SIGTRAP'
+	assert_line 'new thread: exit 7'
+	assert_line 'wait thread again = -1 ECHILD'
+	assert_line 'tracee: exit 3'
+}
+
 @test "strace -f: a vfork child's calls and its exit, as natively" {
 	same_strace -f $H/ptracer vfork
 	assert_line --regexp '^M execve\(".*/ptracer", \[".*/ptracer", "vfork"\], 0xADDR /\* [0-9]+ vars \*/\) = 0$'

@@ -15,9 +15,12 @@
  *            too); PTRACE_SYSEMU_SINGLESTEP over the same sequence
  *   peeksig  PTRACE_PEEKSIGINFO of the thread's and the process's
  *            (PTRACE_PEEKSIGINFO_SHARED) queued signals, off and nr, EINVAL
+ *   thread   PTRACE_O_TRACECLONE: a thread's exit is a zombie its tracer
+ *            waits for by its tid (SIGCHLD first), before the process's
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -286,17 +289,65 @@ static void case_peeksig(void)
 	printf("tracee: %s\n", status_text(st));
 }
 
+/* ---- thread ---- */
+
+static char thread_stack[64 * 1024];
+
+static int thread_fn(void *arg)
+{
+	(void)arg;
+	rsys(SYS_exit, 7);
+	return 0;
+}
+
+static void case_thread(void)
+{
+	pid_t pid = fork_or_die(), tid;
+	unsigned long msg = 0;
+	int st;
+
+	if (pid == 0) {
+		pt(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		clone(thread_fn, thread_stack + sizeof(thread_stack),
+		      CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD, NULL);
+		/* the leader outlives the thread: its exit is the process's */
+		for (st = 0; st < 20; st++)
+			sched_yield();
+		_exit(3);
+	}
+	st = wait_stop(pid);
+	printf("tracee: %s\n", status_text(st));
+	pt(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACECLONE);
+	pt(PTRACE_CONT, pid, 0, 0);
+	st = wait_stop(pid);
+	printf("tracee: event %d %s\n", (unsigned)st >> 16, signal_name(WSTOPSIG(st)));
+	pt(PTRACE_GETEVENTMSG, pid, 0, (long)&msg);
+	tid = (pid_t)msg;
+	st = wait_stop(tid);
+	printf("new thread: %s\n", status_text(st));
+	pt(PTRACE_CONT, tid, 0, 0);
+	st = wait_stop(tid);
+	printf("new thread: %s\n", status_text(st));
+	show("wait thread again", rsys(SYS_wait4, tid, &st, __WALL | WNOHANG, 0));
+	pt(PTRACE_CONT, pid, 0, 0);
+	st = wait_stop(pid);
+	printf("tracee: %s\n", status_text(st));
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2)
-		die("usage: ptstep step|sysemu|peeksig");
+		die("usage: ptstep step|sysemu|peeksig|thread");
 	if (!strcmp(argv[1], "step"))
 		case_step();
 	else if (!strcmp(argv[1], "sysemu"))
 		case_sysemu();
 	else if (!strcmp(argv[1], "peeksig"))
 		case_peeksig();
+	else if (!strcmp(argv[1], "thread"))
+		case_thread();
 	else
 		die("unknown case %s", argv[1]);
 	return 0;

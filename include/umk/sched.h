@@ -148,6 +148,10 @@ struct sighand_struct {
  * job control. */
 struct signal_struct {
 	int nr_threads;
+	/* Traced threads but the leader that exited and are zombies until
+	 * their tracer waits for them: the leader is not reaped before
+	 * (kernel/exit.c, Linux's delay_group_leader). */
+	int zombie_threads;
 	/* PR_SET_CHILD_SUBREAPER: orphaned descendants come to this process
 	 * rather than to pid 1 (is_child_subreaper); some ancestor is one
 	 * (has_child_subreaper, inherited). kernel/exit.c's find_new_reaper. */
