@@ -232,6 +232,47 @@ same_strace() {
 	assert_line 'tracee: exit 3'
 }
 
+# gdb_lines FILE: gdb's output with addresses and pids, which differ between
+# the host and umk, made ADDR and N.
+gdb_lines() {
+	sed -E 's/0x[0-9a-f]+/ADDR/g; s/(process|LWP) [0-9]+/\1 N/g' "$1"
+}
+
+# same_gdb ARG...: the host's gdb, batch, on build/harness/gdbprog ARG...
+# natively and under umk: a breakpoint, bt, step, print, continue; the
+# same lines (gdb_lines). $output is umk's, so normalized.
+same_gdb() {
+	[[ -x /usr/bin/gdb ]] || skip "no /usr/bin/gdb on this host"
+	local n=$BATS_TEST_TMPDIR/native u=$BATS_TEST_TMPDIR/umk
+	local cmds=(-nx -batch -ex 'break square' -ex run -ex bt -ex step -ex 'print v' -ex continue)
+	native /usr/bin/gdb "${cmds[@]}" --args $H/gdbprog "$@"
+	printf '%s\n%s\n' "$output" "$stderr" >"$n"
+	umk /usr/bin/gdb "${cmds[@]}" --args $H/gdbprog "$@"
+	printf '%s\n%s\n' "$output" "$stderr" >"$u"
+	diff -u --label native --label umk <(gdb_lines "$n") <(gdb_lines "$u") ||
+		fail "gdb's lines under umk differ from the native run's (diff above)"
+	output=$(gdb_lines "$u")
+	mapfile -t lines <<<"$output"
+}
+
+@test "gdb runs a program to a breakpoint, shows its stack, steps, prints a variable and continues, as natively" {
+	same_gdb
+	assert_line --regexp '^Breakpoint 1, square \(x=(x@entry=)?3\) at .*gdbprog.c:[0-9]+$'
+	assert_line --regexp '^#1  ADDR in main \(.*\) at .*gdbprog.c:[0-9]+$'
+	assert_line '$1 = 9'
+	assert_line 'result 9'
+	assert_line '[Inferior 1 (process N) exited normally]'
+}
+
+@test "gdb stops a second thread at a breakpoint and sees it exit, as natively" {
+	same_gdb thread
+	assert_line '[New LWP N]'
+	assert_line --regexp '^Thread 2 "gdbprog" hit Breakpoint 1, square \(x=(x@entry=)?7\) at .*gdbprog.c:[0-9]+$'
+	assert_line '$1 = 49'
+	assert_line '[LWP N exited]'
+	assert_line '[Inferior 1 (process N) exited normally]'
+}
+
 @test "strace -f: a vfork child's calls and its exit, as natively" {
 	same_strace -f $H/ptracer vfork
 	assert_line --regexp '^M execve\(".*/ptracer", \[".*/ptracer", "vfork"\], 0xADDR /\* [0-9]+ vars \*/\) = 0$'
