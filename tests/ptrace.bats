@@ -232,6 +232,17 @@ same_strace() {
 	assert_line 'tracee: exit 3'
 }
 
+@test "ptrace: /proc/PID/mem reads and writes the tracee (its code too), /proc/PID/auxv, /proc/PID/task/TID, personality inherited" {
+	same_as_native $H/ptstep procmem
+	assert_line 'mem: pread = 8, word 1234'
+	assert_line 'mem: pwrite into code = 3, the tracer'"'"'s copy returns 1'
+	assert_line 'mem: pread at 4096 = -1 EIO'
+	assert_line 'auxv: whole pairs yes, AT_PAGESZ 4096, ends with AT_NULL yes'
+	assert_line 'task/PID/comm: ptstep'
+	assert_line 'open task/1/comm (not a thread of it) = -1 ENOENT'
+	assert_line 'tracee: exit 7 (the words written 1, the code 2, personality inherited 4)'
+}
+
 # gdb_lines FILE: gdb's output with addresses and pids, which differ between
 # the host and umk, made ADDR and N.
 gdb_lines() {

@@ -17,15 +17,21 @@
  *            (PTRACE_PEEKSIGINFO_SHARED) queued signals, off and nr, EINVAL
  *   thread   PTRACE_O_TRACECLONE: a thread's exit is a zombie its tracer
  *            waits for by its tid (SIGCHLD first), before the process's
+ *   procmem  what gdb reads of its tracee besides ptrace: /proc/PID/mem
+ *            (pread, pwrite into read-only code, EIO where nothing is
+ *            mapped), /proc/PID/auxv, /proc/PID/task, personality(2)
+ *            inherited
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
@@ -335,11 +341,84 @@ static void case_thread(void)
 	printf("tracee: %s\n", status_text(st));
 }
 
+/* ---- procmem ---- */
+
+static volatile long mem_word = 1234;
+
+static __attribute__((noinline)) int code_byte(void)
+{
+	return 1;
+}
+
+static int open_proc(pid_t pid, const char *file, int flags)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	return open(path, flags);
+}
+
+static void case_procmem(void)
+{
+	unsigned long auxv[64], pagesz = 0;
+	long word = 0, old = personality(0xffffffff);
+	static const unsigned char ret0[] = { 0x31, 0xc0, 0xc3 };	/* xor %eax,%eax; ret */
+	char buf[64];
+	pid_t pid;
+	ssize_t n;
+	int fd, st, i;
+
+	show("personality(ADDR_NO_RANDOMIZE) = old", personality(0x0040000) == old ? 0 : -1);
+	pid = fork_or_die();
+	if (pid == 0) {
+		pt(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		/* the tracer wrote mem_word, and code_byte() to return 0 */
+		_exit((mem_word == 5678) | (code_byte() == 0) << 1 |
+		      (personality(0xffffffff) == 0x0040000) << 2);
+	}
+	wait_stop(pid);
+	fd = open_proc(pid, "mem", O_RDWR);
+	n = pread(fd, &word, sizeof(word), (off_t)(unsigned long)&mem_word);
+	printf("mem: pread = %zd, word %ld\n", n, word);
+	word = 5678;
+	n = pwrite(fd, &word, sizeof(word), (off_t)(unsigned long)&mem_word);
+	printf("mem: pwrite = %zd\n", n);
+	n = pwrite(fd, ret0, sizeof(ret0), (off_t)(unsigned long)code_byte);
+	printf("mem: pwrite into code = %zd, the tracer's copy returns %d\n", n, code_byte());
+	n = pread(fd, buf, 8, 4096);
+	printf("mem: pread at 4096 = %zd %s\n", n, n < 0 ? errno_name(errno) : "");
+	close(fd);
+
+	fd = open_proc(pid, "auxv", O_RDONLY);
+	n = read(fd, auxv, sizeof(auxv));
+	close(fd);
+	for (i = 0; i + 1 < n / 8 && auxv[i]; i += 2)
+		if (auxv[i] == 6)	/* AT_PAGESZ */
+			pagesz = auxv[i + 1];
+	printf("auxv: whole pairs %s, AT_PAGESZ %lu, ends with AT_NULL %s\n", n % 16 ? "no" : "yes",
+	       pagesz, n >= 16 && !auxv[n / 8 - 2] ? "yes" : "no");
+
+	snprintf(buf, sizeof(buf), "task/%d/comm", pid);
+	fd = open_proc(pid, buf, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = 0;
+	printf("task/PID/comm: %s", n > 0 ? buf : "none\n");
+	close(fd);
+	show("open task/1/comm (not a thread of it)", open_proc(pid, "task/1/comm", O_RDONLY) < 0 ? -errno : 0);
+
+	pt(PTRACE_CONT, pid, 0, 0);
+	st = wait_stop(pid);
+	printf("tracee: %s (the words written 1, the code 2, personality inherited 4)\n",
+	       status_text(st));
+	personality((unsigned long)old);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2)
-		die("usage: ptstep step|sysemu|peeksig|thread");
+		die("usage: ptstep step|sysemu|peeksig|thread|procmem");
 	if (!strcmp(argv[1], "step"))
 		case_step();
 	else if (!strcmp(argv[1], "sysemu"))
@@ -348,6 +427,8 @@ int main(int argc, char **argv)
 		case_peeksig();
 	else if (!strcmp(argv[1], "thread"))
 		case_thread();
+	else if (!strcmp(argv[1], "procmem"))
+		case_procmem();
 	else
 		die("unknown case %s", argv[1]);
 	return 0;
