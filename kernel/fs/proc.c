@@ -807,9 +807,9 @@ static int proc_task_readdir(struct file *f, struct dir_context *ctx)
 /* ---- /proc/PID/mem (Linux's mem_rw) ---- */
 
 /* The process's memory at the file position, for a tracer (gdb reads and
- * writes its tracee's memory here): the mm is the one of the open, and
- * once the process has exec'd or exited the file reads and writes
- * nothing. A position no region holds is -EIO. Writing needs no write
+ * writes its tracee's memory here): the mm is the one of the open (its id
+ * in private_data), and once the process has exec'd or exited the file
+ * reads and writes nothing. A position no region holds is -EIO. Writing needs no write
  * permission of the region, as ptrace's POKEDATA. */
 static int proc_mem_open(struct inode *inode, struct file *f)
 {
@@ -819,7 +819,7 @@ static int proc_mem_open(struct inode *inode, struct file *f)
 		return -ESRCH;
 	if (!t->mm || !ptrace_may_access(t))
 		return -EACCES;
-	f->private_data = t->mm;
+	f->private_data = (void *)(unsigned long)t->mm->id;
 	return 0;
 }
 
@@ -829,7 +829,7 @@ static ssize_t mem_rw(struct kiocb *iocb, struct iov_iter *iter, bool write)
 	size_t left = iov_iter_count(iter), done = 0;
 	char *page;
 
-	if (!t || t->mm != iocb->ki_filp->private_data)
+	if (!t || !t->mm || t->mm->id != (unsigned long)iocb->ki_filp->private_data)
 		return 0;
 	page = kmalloc(PAGE_SIZE);
 	while (left) {
