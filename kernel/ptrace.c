@@ -780,6 +780,8 @@ static long ptrace_request(struct task_struct *child, long request, unsigned lon
 		return ptrace_detach(child, data);
 	case PTRACE_PEEKSIGINFO:
 		return ptrace_peek_siginfo(child, addr, datavp);
+	case PTRACE_ARCH_PRCTL:		/* the option in data, its argument in addr */
+		return do_arch_prctl_64(child, (int)data, addr);
 	case PTRACE_CONT:
 	case PTRACE_SYSCALL:
 	case PTRACE_SINGLESTEP:

@@ -21,6 +21,8 @@
  *            (pread, pwrite into read-only code, EIO where nothing is
  *            mapped), /proc/PID/auxv, /proc/PID/task, personality(2)
  *            inherited
+ *   archprctl PTRACE_ARCH_PRCTL: the tracee's FS base, read and set;
+ *            EPERM and EINVAL
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +45,9 @@
 #ifndef PTRACE_SYSEMU
 #define PTRACE_SYSEMU 31
 #define PTRACE_SYSEMU_SINGLESTEP 32
+#endif
+#ifndef PTRACE_ARCH_PRCTL
+#define PTRACE_ARCH_PRCTL 30
 #endif
 #ifndef PTRACE_PEEKSIGINFO
 #define PTRACE_PEEKSIGINFO 0x4209
@@ -414,11 +419,44 @@ static void case_procmem(void)
 	personality((unsigned long)old);
 }
 
+/* ---- archprctl ---- */
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+
+static void case_archprctl(void)
+{
+	struct user_regs_struct r;
+	unsigned long fs = 0, again = 0;
+	pid_t pid = fork_or_die();
+	int st;
+
+	if (pid == 0) {
+		pt(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	wait_stop(pid);
+	pt(PTRACE_GETREGS, pid, 0, (long)&r);
+	show("ARCH_PRCTL ARCH_GET_FS", pt(PTRACE_ARCH_PRCTL, pid, (long)&fs, ARCH_GET_FS));
+	printf("FS base is GETREGS' fs_base: %s\n", fs && fs == r.fs_base ? "yes" : "no");
+	show("ARCH_PRCTL ARCH_SET_FS to it + 8", pt(PTRACE_ARCH_PRCTL, pid, (long)fs + 8, ARCH_SET_FS));
+	pt(PTRACE_ARCH_PRCTL, pid, (long)&again, ARCH_GET_FS);
+	pt(PTRACE_GETREGS, pid, 0, (long)&r);
+	printf("then ARCH_GET_FS and fs_base: +%ld, +%ld\n", (long)(again - fs), (long)(r.fs_base - fs));
+	show("ARCH_PRCTL ARCH_SET_FS back", pt(PTRACE_ARCH_PRCTL, pid, (long)fs, ARCH_SET_FS));
+	show("ARCH_PRCTL ARCH_SET_FS 1<<47", pt(PTRACE_ARCH_PRCTL, pid, 1L << 47, ARCH_SET_FS));
+	show("ARCH_PRCTL 0x1234", pt(PTRACE_ARCH_PRCTL, pid, 0, 0x1234));
+	pt(PTRACE_CONT, pid, 0, 0);
+	st = wait_stop(pid);
+	printf("tracee: %s\n", status_text(st));
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2)
-		die("usage: ptstep step|sysemu|peeksig|thread|procmem");
+		die("usage: ptstep step|sysemu|peeksig|thread|procmem|archprctl");
 	if (!strcmp(argv[1], "step"))
 		case_step();
 	else if (!strcmp(argv[1], "sysemu"))
@@ -429,6 +467,8 @@ int main(int argc, char **argv)
 		case_thread();
 	else if (!strcmp(argv[1], "procmem"))
 		case_procmem();
+	else if (!strcmp(argv[1], "archprctl"))
+		case_archprctl();
 	else
 		die("unknown case %s", argv[1]);
 	return 0;
