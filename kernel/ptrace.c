@@ -605,6 +605,22 @@ static long ptrace_get_syscall_info(struct task_struct *t, unsigned long size, v
 
 /* ---- the requests ---- */
 
+/* PTRACE_GET_RSEQ_CONFIGURATION: the tracee's rseq area, its length and
+ * signature (kernel/rseq.c), at most size bytes of them; the whole size. */
+static long ptrace_get_rseq_configuration(struct task_struct *t, unsigned long size,
+					  void __user *data)
+{
+	struct ptrace_rseq_configuration conf = {
+		.rseq_abi_pointer = (u64)(unsigned long)t->rseq,
+		.rseq_abi_size = t->rseq_len,
+		.signature = t->rseq_sig,
+	};
+
+	if (copy_to_user(data, &conf, min(size, sizeof(conf))))
+		return -EFAULT;
+	return sizeof(conf);
+}
+
 /* PTRACE_PEEKSIGINFO: copies of the siginfos queued for the thread (or, with
  * PTRACE_PEEKSIGINFO_SHARED, its process), from the off'th on, at most nr:
  * how many were copied, 0 past the end. */
@@ -780,6 +796,8 @@ static long ptrace_request(struct task_struct *child, long request, unsigned lon
 		return ptrace_detach(child, data);
 	case PTRACE_PEEKSIGINFO:
 		return ptrace_peek_siginfo(child, addr, datavp);
+	case PTRACE_GET_RSEQ_CONFIGURATION:
+		return ptrace_get_rseq_configuration(child, addr, datavp);
 	case PTRACE_ARCH_PRCTL:		/* the option in data, its argument in addr */
 		return do_arch_prctl_64(child, (int)data, addr);
 	case PTRACE_CONT:

@@ -243,12 +243,14 @@ same_strace() {
 	assert_line 'tracee: exit 7 (the words written 1, the code 2, personality inherited 4)'
 }
 
-@test "ptrace: ARCH_PRCTL reads and sets the tracee's FS base, EPERM past the user space, EINVAL for an unknown option" {
+@test "ptrace: ARCH_PRCTL reads and sets the tracee's FS base (EPERM past the user space, EINVAL for an unknown option); GET_RSEQ_CONFIGURATION" {
 	same_as_native $H/ptstep archprctl
 	assert_line "FS base is GETREGS' fs_base: yes"
 	assert_line 'then ARCH_GET_FS and fs_base: +8, +8'
 	assert_line 'ARCH_PRCTL ARCH_SET_FS 1<<47 = -1 EPERM'
 	assert_line 'ARCH_PRCTL 0x1234 = -1 EINVAL'
+	assert_line 'GET_RSEQ_CONFIGURATION = 24: area none, size 0, signature 0x0, flags 0'
+	assert_line 'GET_RSEQ_CONFIGURATION = 24: area ours, size 32, signature 0x53053053, flags 0'
 }
 
 # gdb_lines FILE: gdb's output with addresses and pids, which differ between

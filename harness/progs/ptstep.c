@@ -22,7 +22,8 @@
  *            mapped), /proc/PID/auxv, /proc/PID/task, personality(2)
  *            inherited
  *   archprctl PTRACE_ARCH_PRCTL: the tracee's FS base, read and set;
- *            EPERM and EINVAL
+ *            EPERM and EINVAL; PTRACE_GET_RSEQ_CONFIGURATION before and
+ *            after the tracee registers an rseq area
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -424,6 +425,26 @@ static void case_procmem(void)
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 
+#define RSEQ_SIGNATURE 0x53053053
+static struct {
+	uint32_t cpu_id_start, cpu_id;
+	uint64_t rseq_cs;
+	uint32_t flags, node_id, mm_cid, pad;
+} __attribute__((aligned(32))) rseq_area;
+
+static void show_rseq(pid_t pid)
+{
+	struct {
+		uint64_t ptr;
+		uint32_t size, sig, flags, pad;
+	} conf;
+	long n = pt(0x420f, pid, sizeof(conf), (long)&conf);	/* GET_RSEQ_CONFIGURATION */
+
+	printf("GET_RSEQ_CONFIGURATION = %ld: area %s, size %u, signature 0x%x, flags %u\n", n,
+	       conf.ptr == (unsigned long)&rseq_area ? "ours" : conf.ptr ? "?" : "none", conf.size,
+	       conf.sig, conf.flags);
+}
+
 static void case_archprctl(void)
 {
 	struct user_regs_struct r;
@@ -433,6 +454,9 @@ static void case_archprctl(void)
 
 	if (pid == 0) {
 		pt(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		if (rsys(SYS_rseq, &rseq_area, 32, 0, RSEQ_SIGNATURE))
+			_exit(1);
 		raise(SIGSTOP);
 		_exit(0);
 	}
@@ -447,6 +471,10 @@ static void case_archprctl(void)
 	show("ARCH_PRCTL ARCH_SET_FS back", pt(PTRACE_ARCH_PRCTL, pid, (long)fs, ARCH_SET_FS));
 	show("ARCH_PRCTL ARCH_SET_FS 1<<47", pt(PTRACE_ARCH_PRCTL, pid, 1L << 47, ARCH_SET_FS));
 	show("ARCH_PRCTL 0x1234", pt(PTRACE_ARCH_PRCTL, pid, 0, 0x1234));
+	show_rseq(pid);
+	pt(PTRACE_CONT, pid, 0, 0);
+	wait_stop(pid);		/* its second SIGSTOP: rseq registered */
+	show_rseq(pid);
 	pt(PTRACE_CONT, pid, 0, 0);
 	st = wait_stop(pid);
 	printf("tracee: %s\n", status_text(st));

@@ -39,6 +39,7 @@
 #define PTRACE_GETSIGMASK 0x420a
 #define PTRACE_SETSIGMASK 0x420b
 #define PTRACE_GET_SYSCALL_INFO 0x420e
+#define PTRACE_GET_RSEQ_CONFIGURATION 0x420f
 
 #define PTRACE_EVENT_FORK 1
 #define PTRACE_EVENT_VFORK 2
@@ -69,6 +70,15 @@ struct ptrace_peeksiginfo_args {
 	s32 nr;
 };
 #define PTRACE_PEEKSIGINFO_SHARED 1
+
+/* PTRACE_GET_RSEQ_CONFIGURATION's answer: the tracee's rseq registration. */
+struct ptrace_rseq_configuration {
+	u64 rseq_abi_pointer;
+	u32 rseq_abi_size;
+	u32 signature;
+	u32 flags;
+	u32 pad;
+};
 
 /* PTRACE_GET_SYSCALL_INFO's op */
 #define PTRACE_SYSCALL_INFO_NONE 0
