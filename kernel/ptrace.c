@@ -6,8 +6,8 @@
  * PTRACE_ATTACH or PTRACE_SEIZE; the tracee then stops in TASK_TRACED at
  * the points Linux defines (ptrace(2)), each through ptrace_stop(), which
  * leaves the stop's report in tracee->exit_code for the tracer's wait and
- * sleeps until a resuming request (CONT, SYSCALL, DETACH, LISTEN's SIGCONT)
- * or SIGKILL wakes it:
+ * sleeps until a resuming request (CONT, SYSCALL, SINGLESTEP, SYSEMU,
+ * SYSEMU_SINGLESTEP, DETACH, LISTEN's SIGCONT) or SIGKILL wakes it:
  *
  *   syscall-enter-stop   kernel/entry.c, before the call  (syscall_trace_enter)
  *   syscall-exit-stop    kernel/entry.c, after the call with its return value in
@@ -17,6 +17,8 @@
  *   signal-delivery-stop get_signal, for every dequeued signal but SIGKILL
  *                        (ptrace_signal): the tracer's resume decides the signal
  *   group-stop, PTRACE_EVENT_STOP   get_signal's jobctl traps (do_jobctl_trap)
+ *   a single step        the SIGTRAP of the trap flag, or of a syscall's exit
+ *                        (kernel/step.c); a handler's entry (handle_signal)
  *
  * The requests run in the tracer (sys_ptrace) on a tracee stopped in one of
  * them: its registers are its pt_regs, its memory is read and written
