@@ -101,8 +101,7 @@ void exc_debug_user(struct pt_regs *regs, int si_code)
 {
 	current->regs = regs;
 	current->orig_ax = -1;
-	trace_with(TR_FAULT, &(struct trace_fields){ .sig = SIGTRAP }, "SIGTRAP (debug) ip=0x%lx",
-		   regs->ip);
+	trace_with(TR_FAULT, &(struct trace_fields){ .sig = SIGTRAP }, "SIGTRAP addr=0x%lx", regs->ip);
 	send_sigtrap(regs, si_code);
 	exit_to_user_mode_loop(regs);
 }
