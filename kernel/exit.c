@@ -41,15 +41,14 @@ static void exit_mm(struct task_struct *tsk)
 }
 
 /* The group's exit is reported once its last thread has exited and been
- * reaped, with code, when its leader died before (Linux's release_task:
- * the leader's report waits while other threads are there). */
-static void notify_dead_group(struct task_struct *leader, long code)
+ * reaped, when its leader died before (Linux's release_task: the leader's
+ * report waits while other threads are there). */
+static void notify_dead_group(struct task_struct *leader)
 {
 	struct signal_struct *sig = leader->signal;
 
 	if (sig->nr_threads || sig->zombie_threads || leader->exit_state != EXIT_ZOMBIE)
 		return;
-	leader->exit_code = code;
 	if (do_notify_parent(leader, leader->exit_signal))
 		release_task(leader);
 }
@@ -59,7 +58,6 @@ void release_task(struct task_struct *p)
 {
 	struct task_struct *leader = p->group_leader;
 	bool zombie_thread = p != leader && p->exit_state == EXIT_ZOMBIE;
-	long code = p->exit_code;
 
 	if (p->ptrace)
 		__ptrace_unlink(p);
@@ -71,7 +69,7 @@ void release_task(struct task_struct *p)
 		/* a traced thread its tracer reaped: the last may let the
 		 * group's exit be reported */
 		leader->signal->zombie_threads--;
-		notify_dead_group(leader, code);
+		notify_dead_group(leader);
 	}
 	if (p->state != TASK_DEAD || p->stack)
 		return;		/* still on its stack: finish_task_switch frees it */
@@ -259,6 +257,9 @@ void do_exit(long code)
 		kill_orphaned_pgrp(leader, NULL);
 	}
 
+	/* The last thread out gives a leader that died before it its code. */
+	if (group_dead && tsk != leader && leader->exit_state == EXIT_ZOMBIE)
+		leader->exit_code = code;
 	if (thread_group_leader(tsk)) {
 		tsk->exit_state = EXIT_ZOMBIE;
 		if (group_dead && !sig->zombie_threads && do_notify_parent(tsk, tsk->exit_signal))
@@ -273,8 +274,7 @@ void do_exit(long code)
 		tsk->exit_state = EXIT_DEAD;
 		list_del_init(&tsk->tasks);
 		detach_pid(tsk);
-		/* The last thread out reports a leader that died before it. */
-		notify_dead_group(leader, code);
+		notify_dead_group(leader);
 	}
 
 	tsk->state = TASK_DEAD;
@@ -378,8 +378,9 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p, boo
 	}
 	if (ptrace && p->exit_state == EXIT_ZOMBIE && !thread_group_leader(p)) {
 		/* A traced thread but the leader: its exit is its tracer's
-		 * alone to see, by its tid, and release (wait_task_zombie). */
-		int code = p->exit_code;
+		 * alone to see, by its tid, and release (wait_task_zombie);
+		 * once its process exits as a whole, with the group's code. */
+		int code = (sig->flags & SIGNAL_GROUP_EXIT) ? sig->group_exit_code : p->exit_code;
 		pid_t tid = p->pid;
 
 		if (!(wo->options & WEXITED))

@@ -16,7 +16,8 @@
  *   peeksig  PTRACE_PEEKSIGINFO of the thread's and the process's
  *            (PTRACE_PEEKSIGINFO_SHARED) queued signals, off and nr, EINVAL
  *   thread   PTRACE_O_TRACECLONE: a thread's exit is a zombie its tracer
- *            waits for by its tid (SIGCHLD first), before the process's
+ *            waits for by its tid, with the group's code once the leader
+ *            has called exit_group; the process's exit is reported after
  *   procmem  what gdb reads of its tracee besides ptrace: /proc/PID/mem
  *            (pread, pwrite into read-only code, EIO where nothing is
  *            mapped), /proc/PID/auxv, /proc/PID/task, personality(2)
@@ -338,11 +339,15 @@ static void case_thread(void)
 	tid = (pid_t)msg;
 	st = wait_stop(tid);
 	printf("new thread: %s\n", status_text(st));
+	/* The thread exits, then the leader: the process's exit is not
+	 * reported while the thread's zombie waits for us. */
 	pt(PTRACE_CONT, tid, 0, 0);
+	pt(PTRACE_CONT, pid, 0, 0);
+	usleep(200 * 1000);
+	show("wait tracee WNOHANG before the thread's", rsys(SYS_wait4, pid, &st, __WALL | WNOHANG, 0));
 	st = wait_stop(tid);
 	printf("new thread: %s\n", status_text(st));
 	show("wait thread again", rsys(SYS_wait4, tid, &st, __WALL | WNOHANG, 0));
-	pt(PTRACE_CONT, pid, 0, 0);
 	st = wait_stop(pid);
 	printf("tracee: %s\n", status_text(st));
 }
