@@ -11,7 +11,8 @@
  *    and replayed later (interrupts are always "off" in umk's kernel); from
  *    user mode they enter the kernel like any trap.
  *  - SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGTRAP in user mode become a
- *    signal to the task. In kernel mode a fault at an instruction listed in
+ *    signal to the task; a SIGTRAP that is no int3's is the debug exception
+ *    of the trap flag a tracer set (kernel/step.c). In kernel mode a fault at an instruction listed in
  *    the exception table resumes at its fixup; any other is an oops.
  * Each handler leaves in the frame's cr2 slot the selector that __restore_rt
  * must set: BLOCK when going back to user mode, the old one otherwise.
@@ -138,7 +139,13 @@ void __tls_free handle_fault(int sig, siginfo_t *si, ucontext_t *uc, unsigned in
 		}
 		oops("kernel fault", sig, si, uc);
 	}
-	exc_user_fault(uc_regs(uc), sig, si->si_code, (unsigned long)si->si_addr);
+	/* The host's SIGTRAP is a debug exception (#DB: a single step under
+	 * TF, TRAP_TRACE; kernel/step.c) but for int3's, which is SI_KERNEL,
+	 * as Linux's exc_debug_user and do_int3_user make them. */
+	if (sig == SIGTRAP && si->si_code != SI_KERNEL)
+		exc_debug_user(uc_regs(uc), si->si_code);
+	else
+		exc_user_fault(uc_regs(uc), sig, si->si_code, (unsigned long)si->si_addr);
 	set_return_selector(uc, SYSCALL_DISPATCH_FILTER_BLOCK);
 }
 

@@ -63,19 +63,21 @@ void exit_to_user_mode_loop(struct pt_regs *regs)
 void do_syscall_64(struct pt_regs *regs, long nr)
 {
 	struct task_struct *tsk = current;
-	bool traced = test_ti_flag(current_thread_info(), TIF_SYSCALL_TRACE);
+	bool traced = current_thread_info()->flags & (_TIF_SYSCALL_TRACE | _TIF_SYSCALL_EMU);
 
 	vtime_user_exit(tsk);
 	tsk->regs = regs;
 	tsk->orig_ax = nr;
 	resume_syscall_entry();
-	/* ptrace's syscall-enter-stop may change the call, or skip it (-1). */
+	/* ptrace's syscall-enter-stop may change the call, or skip it (-1);
+	 * PTRACE_SYSEMU always skips it. */
 	if (traced)
 		nr = syscall_trace_enter(regs, nr);
 	if (!traced || nr != -1)
 		regs->ax = invoke_syscall(regs, nr);
-	/* syscall-exit-stop: the tracer sees rax before the restart decision. */
-	if (test_ti_flag(current_thread_info(), TIF_SYSCALL_TRACE))
+	/* syscall-exit-stop: the tracer sees rax before the restart decision;
+	 * or a single step's report (kernel/step.c). */
+	if (current_thread_info()->flags & (_TIF_SYSCALL_TRACE | _TIF_SINGLESTEP))
 		syscall_trace_exit(regs);
 	exit_to_user_mode_loop(regs);
 }
@@ -101,5 +103,16 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
 	}
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = signo }, "%s addr=0x%lx", signal_name(signo), addr);
 	force_sig_fault(signo, code, addr);
+	exit_to_user_mode_loop(regs);
+}
+
+/* Linux's exc_debug_user: the host's SIGTRAP for a debug exception, whose
+ * si_code says which (TRAP_TRACE: a single step, kernel/step.c). */
+void exc_debug_user(struct pt_regs *regs, int si_code)
+{
+	current->regs = regs;
+	current->orig_ax = -1;
+	trace_with(TR_FAULT, &(struct trace_fields){ .sig = SIGTRAP }, "SIGTRAP addr=0x%lx", regs->ip);
+	send_sigtrap(regs, si_code);
 	exit_to_user_mode_loop(regs);
 }

@@ -40,15 +40,37 @@ static void exit_mm(struct task_struct *tsk)
 	}
 }
 
+/* The group's exit is reported once its last thread has exited and been
+ * reaped, when its leader died before (Linux's release_task: the leader's
+ * report waits while other threads are there). */
+static void notify_dead_group(struct task_struct *leader)
+{
+	struct signal_struct *sig = leader->signal;
+
+	if (sig->nr_threads || sig->zombie_threads || leader->exit_state != EXIT_ZOMBIE)
+		return;
+	if (do_notify_parent(leader, leader->exit_signal))
+		release_task(leader);
+}
+
 /* Free what is left of a task nobody will wait for any more. */
 void release_task(struct task_struct *p)
 {
+	struct task_struct *leader = p->group_leader;
+	bool zombie_thread = p != leader && p->exit_state == EXIT_ZOMBIE;
+
 	if (p->ptrace)
 		__ptrace_unlink(p);
 	list_del_init(&p->tasks);
 	detach_pid(p);
 	list_del_init(&p->sibling);
 	p->exit_state = EXIT_DEAD;
+	if (zombie_thread) {
+		/* a traced thread its tracer reaped: the last may let the
+		 * group's exit be reported */
+		leader->signal->zombie_threads--;
+		notify_dead_group(leader);
+	}
 	if (p->state != TASK_DEAD || p->stack)
 		return;		/* still on its stack: finish_task_switch frees it */
 	task_count_dec();	/* a zombie counts until reaped, as on Linux */
@@ -235,24 +257,24 @@ void do_exit(long code)
 		kill_orphaned_pgrp(leader, NULL);
 	}
 
+	/* The last thread out gives a leader that died before it its code. */
+	if (group_dead && tsk != leader && leader->exit_state == EXIT_ZOMBIE)
+		leader->exit_code = code;
 	if (thread_group_leader(tsk)) {
 		tsk->exit_state = EXIT_ZOMBIE;
-		if (group_dead && do_notify_parent(tsk, tsk->exit_signal))
+		if (group_dead && !sig->zombie_threads && do_notify_parent(tsk, tsk->exit_signal))
 			release_task(tsk);
+	} else if (tsk->ptrace) {
+		/* A traced thread is a zombie its tracer waits for, told with
+		 * SIGCHLD (exit_notify); its release may report the group. */
+		tsk->exit_state = EXIT_ZOMBIE;
+		sig->zombie_threads++;
+		do_notify_parent(tsk, SIGCHLD);
 	} else {
-		/* Departure: a traced thread's exit is not reported to its
-		 * tracer (docs/linux-differences.md, "ptrace"). */
-		if (tsk->ptrace)
-			__ptrace_unlink(tsk);
 		tsk->exit_state = EXIT_DEAD;
 		list_del_init(&tsk->tasks);
 		detach_pid(tsk);
-		/* The last thread out reports a leader that died before it. */
-		if (group_dead && leader->exit_state == EXIT_ZOMBIE) {
-			leader->exit_code = code;
-			if (do_notify_parent(leader, leader->exit_signal))
-				release_task(leader);
-		}
+		notify_dead_group(leader);
 	}
 
 	tsk->state = TASK_DEAD;
@@ -320,6 +342,17 @@ static void fill_info(struct wait_opts *wo, struct task_struct *p, int code, int
 	wo->info._sigchld.status = status;
 }
 
+/* wo's report of p's exit with code, its rusage too (wait_task_zombie). */
+static void fill_exit(struct wait_opts *wo, struct task_struct *p, int code)
+{
+	wo->status = code;
+	getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
+	if (code & 0x7f)
+		fill_info(wo, p, code & 0x80 ? CLD_DUMPED : CLD_KILLED, code & 0x7f);
+	else
+		fill_info(wo, p, CLD_EXITED, (code >> 8) & 0xff);
+}
+
 /* Returns the child's pid if it had something to report, else 0. ptrace:
  * p is a tracee of ours that is not our child (kernel/ptrace.c). */
 static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p, bool ptrace)
@@ -343,18 +376,29 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p, boo
 			p->exit_code = 0;
 		return p->pid;
 	}
-	if (ptrace && p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head)) {
+	if (ptrace && p->exit_state == EXIT_ZOMBIE && !thread_group_leader(p)) {
+		/* A traced thread but the leader: its exit is its tracer's
+		 * alone to see, by its tid, and release (wait_task_zombie);
+		 * once its process exits as a whole, with the group's code. */
+		int code = (sig->flags & SIGNAL_GROUP_EXIT) ? sig->group_exit_code : p->exit_code;
+		pid_t tid = p->pid;
+
+		if (!(wo->options & WEXITED))
+			return 0;
+		fill_exit(wo, p, code);
+		wo->info._sigchld.pid = tid;
+		if (!(wo->options & WNOWAIT))
+			release_task(p);
+		return tid;
+	}
+	if (ptrace && p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head) &&
+	    !sig->zombie_threads) {
 		/* Not our child: we release it to its real parent. */
 		int code = p->exit_code;
 
 		if (!(wo->options & WEXITED))
 			return 0;
-		wo->status = code;
-		getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
-		if (code & 0x7f)
-			fill_info(wo, p, code & 0x80 ? CLD_DUMPED : CLD_KILLED, code & 0x7f);
-		else
-			fill_info(wo, p, CLD_EXITED, (code >> 8) & 0xff);
+		fill_exit(wo, p, code);
 		if (!(wo->options & WNOWAIT)) {
 			__ptrace_unlink(p);
 			if (do_notify_parent(p, p->exit_signal))
@@ -365,19 +409,14 @@ static pid_t wait_consider_task(struct wait_opts *wo, struct task_struct *p, boo
 	if (ptrace)
 		return 0;
 
-	if (p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head)) {
+	if (p->exit_state == EXIT_ZOMBIE && list_empty(&sig->thread_head) && !sig->zombie_threads) {
 		int code = p->exit_code;
 
 		if (!(wo->options & WEXITED))
 			return 0;
-		wo->status = code;
-		getrusage_task(p, RUSAGE_BOTH, &wo->rusage);
+		fill_exit(wo, p, code);
 		if (!(wo->options & WNOWAIT))
 			account_reaped_child(current, p);
-		if (code & 0x7f)
-			fill_info(wo, p, code & 0x80 ? CLD_DUMPED : CLD_KILLED, code & 0x7f);
-		else
-			fill_info(wo, p, CLD_EXITED, (code >> 8) & 0xff);
 		if (!(wo->options & WNOWAIT)) {
 			trace_with(TR_TASK, &(struct trace_fields){ .other = pid, .ret = code, .what = "reap" },
 				   "reap %d status=0x%04x", pid, code);

@@ -171,6 +171,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	}
 	p->pid = alloc_pid();
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	p->personality = parent->personality;
 	copy_creds(p, parent);
 	p->no_new_privs = parent->no_new_privs;
 	sched_fork(p, parent);

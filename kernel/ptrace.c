@@ -6,8 +6,8 @@
  * PTRACE_ATTACH or PTRACE_SEIZE; the tracee then stops in TASK_TRACED at
  * the points Linux defines (ptrace(2)), each through ptrace_stop(), which
  * leaves the stop's report in tracee->exit_code for the tracer's wait and
- * sleeps until a resuming request (CONT, SYSCALL, DETACH, LISTEN's SIGCONT)
- * or SIGKILL wakes it:
+ * sleeps until a resuming request (CONT, SYSCALL, SINGLESTEP, SYSEMU,
+ * SYSEMU_SINGLESTEP, DETACH, LISTEN's SIGCONT) or SIGKILL wakes it:
  *
  *   syscall-enter-stop   kernel/entry.c, before the call  (syscall_trace_enter)
  *   syscall-exit-stop    kernel/entry.c, after the call with its return value in
@@ -17,6 +17,8 @@
  *   signal-delivery-stop get_signal, for every dequeued signal but SIGKILL
  *                        (ptrace_signal): the tracer's resume decides the signal
  *   group-stop, PTRACE_EVENT_STOP   get_signal's jobctl traps (do_jobctl_trap)
+ *   a single step        the SIGTRAP of the trap flag, or of a syscall's exit
+ *                        (kernel/step.c); a handler's entry (handle_signal)
  *
  * The requests run in the tracer (sys_ptrace) on a tracee stopped in one of
  * them: its registers are its pt_regs, its memory is read and written
@@ -157,7 +159,7 @@ static int ptrace_do_notify(int signr, int exit_code, int why, unsigned long mes
 	return ptrace_stop(exit_code, why, message, &info);
 }
 
-static int ptrace_notify(int exit_code, unsigned long message)
+int ptrace_notify(int exit_code, unsigned long message)
 {
 	return ptrace_do_notify(SIGTRAP, exit_code, CLD_TRAPPED, message);
 }
@@ -194,18 +196,27 @@ static bool ptrace_report_syscall(unsigned long message)
  */
 long syscall_trace_enter(struct pt_regs *regs, long nr)
 {
+	/* PTRACE_SYSEMU's call is skipped whatever the tracer resumes with. */
+	bool emu = test_ti_flag(current_thread_info(), TIF_SYSCALL_EMU);
+
 	regs->ax = -ENOSYS;
-	if (ptrace_report_syscall(PTRACE_EVENTMSG_SYSCALL_ENTRY))
+	if (ptrace_report_syscall(PTRACE_EVENTMSG_SYSCALL_ENTRY) || emu)
 		return -1;
 	return current->orig_ax;
 }
 
 /* syscall-exit-stop: rax holds the call's result, an -ERESTART* code
- * included; the restart decision comes after, in exit_to_user_mode_loop. */
+ * included; the restart decision comes after, in exit_to_user_mode_loop.
+ * A single step is reported here instead (report_single_step), but not
+ * under PTRACE_SYSEMU_SINGLESTEP, whose entry stop was the report. */
 void syscall_trace_exit(struct pt_regs *regs)
 {
-	(void)regs;
-	ptrace_report_syscall(PTRACE_EVENTMSG_SYSCALL_EXIT);
+	unsigned long work = current_thread_info()->flags;
+
+	if ((work & _TIF_SINGLESTEP) && !(work & _TIF_SYSCALL_EMU))
+		user_single_step_report(regs);
+	else if (work & _TIF_SYSCALL_TRACE)
+		ptrace_report_syscall(PTRACE_EVENTMSG_SYSCALL_EXIT);
 }
 
 /* signal-delivery-stop (kernel/signal.c, ptrace_signal): the tracer sees
@@ -299,7 +310,9 @@ static bool __ptrace_detach(struct task_struct *tracer, struct task_struct *p)
 	__ptrace_unlink(p);
 	if (p->exit_state != EXIT_ZOMBIE)
 		return false;
-	if (!thread_group_leader(p) || !list_empty(&p->signal->thread_head))
+	if (!thread_group_leader(p))
+		return true;	/* a thread's zombie was for its tracer only */
+	if (!list_empty(&p->signal->thread_head) || p->signal->zombie_threads)
 		return false;
 	if (!same_thread_group(p->real_parent, tracer))
 		return do_notify_parent(p, p->exit_signal);
@@ -383,6 +396,30 @@ static int ptrace_check_attach(struct task_struct *child, bool ignore_state)
 
 /* ---- registers (arch/x86/kernel/ptrace.c) ---- */
 
+/* The flags as the tracer sees them: without the TF it set itself
+ * (kernel/step.c). */
+static unsigned long get_flags(struct task_struct *t)
+{
+	unsigned long flags = t->regs->flags;
+
+	if (test_ti_flag(task_thread_info(t), TIF_FORCED_TF))
+		flags &= ~X86_EFLAGS_TF;
+	return flags;
+}
+
+/* The flags a tracer writes: TF written becomes the program's own; TF
+ * left out stays on while the tracer steps. */
+static void set_flags(struct task_struct *t, unsigned long value)
+{
+	struct pt_regs *r = t->regs;
+
+	if (value & X86_EFLAGS_TF)
+		clear_ti_flag(task_thread_info(t), TIF_FORCED_TF);
+	else if (test_ti_flag(task_thread_info(t), TIF_FORCED_TF))
+		value |= X86_EFLAGS_TF;
+	r->flags = (r->flags & ~FLAG_MASK) | (value & FLAG_MASK);
+}
+
 static void getregs(struct task_struct *t, struct user_regs_struct *u)
 {
 	const struct pt_regs *r = t->regs;
@@ -392,7 +429,7 @@ static void getregs(struct task_struct *t, struct user_regs_struct *u)
 		.bx = r->bx, .r11 = r->r11, .r10 = r->r10, .r9 = r->r9, .r8 = r->r8,
 		.ax = r->ax, .cx = r->cx, .dx = r->dx, .si = r->si, .di = r->di,
 		.orig_ax = (unsigned long)t->orig_ax, .ip = r->ip, .cs = 0x33,
-		.flags = r->flags, .sp = r->sp, .ss = 0x2b, .fs_base = user_fs_base(r),
+		.flags = get_flags(t), .sp = r->sp, .ss = 0x2b, .fs_base = user_fs_base(r),
 	};
 }
 
@@ -419,7 +456,7 @@ static int setregs(struct task_struct *t, const struct user_regs_struct *u)
 	r->bp = u->bp; r->bx = u->bx; r->r11 = u->r11; r->r10 = u->r10;
 	r->r9 = u->r9; r->r8 = u->r8; r->ax = u->ax; r->cx = u->cx;
 	r->dx = u->dx; r->si = u->si; r->di = u->di; r->ip = u->ip; r->sp = u->sp;
-	r->flags = (r->flags & ~FLAG_MASK) | (u->flags & FLAG_MASK);
+	set_flags(t, u->flags);
 	t->orig_ax = (long)u->orig_ax;
 	set_user_fs_base(r, u->fs_base);
 	return 0;
@@ -573,14 +610,76 @@ static long ptrace_get_syscall_info(struct task_struct *t, unsigned long size, v
 
 /* ---- the requests ---- */
 
+/* PTRACE_GET_RSEQ_CONFIGURATION: the tracee's rseq area, its length and
+ * signature (kernel/rseq.c), at most size bytes of them; the whole size. */
+static long ptrace_get_rseq_configuration(struct task_struct *t, unsigned long size,
+					  void __user *data)
+{
+	struct ptrace_rseq_configuration conf = {
+		.rseq_abi_pointer = (u64)(unsigned long)t->rseq,
+		.rseq_abi_size = t->rseq_len,
+		.signature = t->rseq_sig,
+	};
+
+	if (copy_to_user(data, &conf, min(size, sizeof(conf))))
+		return -EFAULT;
+	return sizeof(conf);
+}
+
+/* PTRACE_PEEKSIGINFO: copies of the siginfos queued for the thread (or, with
+ * PTRACE_PEEKSIGINFO_SHARED, its process), from the off'th on, at most nr:
+ * how many were copied, 0 past the end. */
+static long ptrace_peek_siginfo(struct task_struct *child, unsigned long addr, void __user *data)
+{
+	struct ptrace_peeksiginfo_args arg;
+	struct sigpending *pending;
+	struct sigqueue *q;
+	unsigned long off;
+	s32 i = 0;
+
+	if (copy_from_user(&arg, (void __user *)addr, sizeof(arg)))
+		return -EFAULT;
+	if (arg.flags & ~(u32)PTRACE_PEEKSIGINFO_SHARED)
+		return -EINVAL;
+	if (arg.nr < 0)
+		return -EINVAL;
+	pending = (arg.flags & PTRACE_PEEKSIGINFO_SHARED) ? &child->signal->shared_pending
+							   : &child->pending;
+	off = arg.off;
+	list_for_each_entry(q, &pending->list, list) {
+		if (i == arg.nr)
+			break;
+		if (off) {
+			off--;
+			continue;
+		}
+		if (copy_to_user((kernel_siginfo_t __user *)data + i, &q->info, sizeof(q->info)))
+			return i ? i : -EFAULT;
+		i++;
+	}
+	return i;
+}
+
+/* CONT, SYSCALL, SINGLESTEP, SYSEMU, SYSEMU_SINGLESTEP: the stops the
+ * tracee makes next, and the signal it resumes with. */
 static int ptrace_resume(struct task_struct *child, long request, unsigned long data)
 {
+	struct thread_info *ti = task_thread_info(child);
+
 	if (!valid_signal(data))
 		return -EIO;
 	if (request == PTRACE_SYSCALL)
-		set_ti_flag(task_thread_info(child), TIF_SYSCALL_TRACE);
+		set_ti_flag(ti, TIF_SYSCALL_TRACE);
 	else
-		clear_ti_flag(task_thread_info(child), TIF_SYSCALL_TRACE);
+		clear_ti_flag(ti, TIF_SYSCALL_TRACE);
+	if (request == PTRACE_SYSEMU || request == PTRACE_SYSEMU_SINGLESTEP)
+		set_ti_flag(ti, TIF_SYSCALL_EMU);
+	else
+		clear_ti_flag(ti, TIF_SYSCALL_EMU);
+	if (request == PTRACE_SINGLESTEP || request == PTRACE_SYSEMU_SINGLESTEP)
+		user_enable_single_step(child);
+	else
+		user_disable_single_step(child);
 	child->exit_code = (int)data;
 	wake_up_state(child, __TASK_TRACED);
 	return 0;
@@ -590,6 +689,8 @@ static int ptrace_detach(struct task_struct *child, unsigned long data)
 {
 	if (!valid_signal(data))
 		return -EIO;
+	user_disable_single_step(child);	/* ptrace_disable */
+	clear_ti_flag(task_thread_info(child), TIF_SYSCALL_EMU);
 	child->exit_code = (int)data;
 	if (__ptrace_detach(current, child))
 		release_task(child);
@@ -698,8 +799,17 @@ static long ptrace_request(struct task_struct *child, long request, unsigned lon
 		return 0;
 	case PTRACE_DETACH:
 		return ptrace_detach(child, data);
+	case PTRACE_PEEKSIGINFO:
+		return ptrace_peek_siginfo(child, addr, datavp);
+	case PTRACE_GET_RSEQ_CONFIGURATION:
+		return ptrace_get_rseq_configuration(child, addr, datavp);
+	case PTRACE_ARCH_PRCTL:		/* the option in data, its argument in addr */
+		return do_arch_prctl_64(child, (int)data, addr);
 	case PTRACE_CONT:
 	case PTRACE_SYSCALL:
+	case PTRACE_SINGLESTEP:
+	case PTRACE_SYSEMU:
+	case PTRACE_SYSEMU_SINGLESTEP:
 		return ptrace_resume(child, request, data);
 	case PTRACE_KILL:
 		send_sig(SIGKILL, child, 1);

@@ -283,9 +283,9 @@ long sys_uname(struct new_utsname __user *name)
  * not switched by umk's entry code, and nothing in umk uses it. As Linux, a
  * base outside the user address space is refused: the CPU would fault on
  * loading a non-canonical one. */
-long sys_arch_prctl(int option, unsigned long arg2)
+long do_arch_prctl_64(struct task_struct *task, int option, unsigned long arg2)
 {
-	struct pt_regs *regs = current->regs;
+	struct pt_regs *regs = task->regs;
 
 	switch (option) {
 	case ARCH_SET_FS:
@@ -298,6 +298,11 @@ long sys_arch_prctl(int option, unsigned long arg2)
 	default:
 		return -EINVAL;
 	}
+}
+
+long sys_arch_prctl(int option, unsigned long arg2)
+{
+	return do_arch_prctl_64(current, option, arg2);
 }
 
 long sys_set_tid_address(int __user *tidptr)

@@ -196,6 +196,107 @@ same_strace() {
 	mapfile -t lines <<<"$output"
 }
 
+@test "ptrace: SINGLESTEP stops after each instruction (TRAP_TRACE), after a syscall instruction (TRAP_BRKPT), at a handler" {
+	same_as_native $H/ptstep step
+	assert_line 'int3 stop: SIGTRAP'
+	assert_line 'stop 1: +2 SIGTRAP TRAP_TRACE, si_addr is rip yes'
+	assert_line 'stop 6: +21 SIGTRAP TRAP_BRKPT, si_addr is rip yes'
+	assert_line 'stop 7: +23 SIGTRAP TRAP_TRACE, si_addr is rip yes'
+	assert_line '9 stops to seq_end, TF seen by the tracer: no'
+	assert_line 'step with SIGUSR1: SIGTRAP, at the handler yes'
+	assert_line 'after CONT: exit 1'
+}
+
+@test "ptrace: SYSEMU stops at each call's entry and never makes it, SYSEMU_SINGLESTEP steps to a call's entry stop" {
+	same_as_native $H/ptstep sysemu
+	assert_line 'stop 6: +21 syscall entry getpid, rax -38'
+	assert_line 'stop 7: +23 SIGTRAP TRAP_TRACE, si_addr is rip yes'
+	assert_line 'SYSEMU stop: SIGTRAP, orig_rax getppid, rax ENOSYS'
+	assert_line 'tracee: exit 7 (getpid 4242 yes, getppid 77 yes, getuid skipped yes)'
+}
+
+@test "ptrace: PEEKSIGINFO reads the thread's and the process's queued signals in order, from an offset" {
+	same_as_native $H/ptstep peeksig
+	assert_line 'PEEKSIGINFO thread = 1: SIGUSR1/-6/pid'
+	assert_line 'PEEKSIGINFO shared = 3: SIGUSR2/0/pid SIG35/-1/pid/value 5 SIG35/-1/pid/value 6'
+	assert_line 'PEEKSIGINFO shared off 1 nr 1 = 1: SIG35/-1/pid/value 5'
+	assert_line 'PEEKSIGINFO shared off 9 = 0:'
+	assert_line 'PEEKSIGINFO nr -1 = -1 EINVAL'
+	assert_line 'PEEKSIGINFO flags 2 = -1 EINVAL'
+}
+
+@test "ptrace: a traced thread's exit is a zombie its tracer waits for by its tid, and the process's exit is reported after it" {
+	same_as_native $H/ptstep thread
+	assert_line 'tracee: event 3 SIGTRAP'
+	assert_line 'wait tracee WNOHANG before the thread'"'"'s = 0'
+	# the thread exit(7)ed, but its process is exiting with 3 by then
+	assert_line 'new thread: exit 3'
+	assert_line 'wait thread again = -1 ECHILD'
+	assert_line 'tracee: exit 3'
+}
+
+@test "ptrace: /proc/PID/mem reads and writes the tracee (its code too), /proc/PID/auxv, /proc/PID/task/TID, personality inherited" {
+	same_as_native $H/ptstep procmem
+	assert_line 'mem: pread = 8, word 1234'
+	assert_line 'mem: pwrite into code = 3, the tracer'"'"'s copy returns 1'
+	assert_line 'mem: pread at 4096 = -1 EIO'
+	assert_line 'auxv: whole pairs yes, AT_PAGESZ 4096, ends with AT_NULL yes'
+	assert_line 'task/PID/comm: ptstep'
+	assert_line 'open task/1/comm (not a thread of it) = -1 ENOENT'
+	assert_line 'tracee: exit 7 (the words written 1, the code 2, personality inherited 4)'
+}
+
+@test "ptrace: ARCH_PRCTL reads and sets the tracee's FS base (EPERM past the user space, EINVAL for an unknown option); GET_RSEQ_CONFIGURATION" {
+	same_as_native $H/ptstep archprctl
+	assert_line "FS base is GETREGS' fs_base: yes"
+	assert_line 'then ARCH_GET_FS and fs_base: +8, +8'
+	assert_line 'ARCH_PRCTL ARCH_SET_FS 1<<47 = -1 EPERM'
+	assert_line 'ARCH_PRCTL 0x1234 = -1 EINVAL'
+	assert_line 'GET_RSEQ_CONFIGURATION = 24: area none, size 0, signature 0x0, flags 0'
+	assert_line 'GET_RSEQ_CONFIGURATION = 24: area ours, size 32, signature 0x53053053, flags 0'
+}
+
+# gdb_lines FILE: gdb's output with addresses and pids, which differ between
+# the host and umk, made ADDR and N.
+gdb_lines() {
+	sed -E 's/0x[0-9a-f]+/ADDR/g; s/(process|LWP) [0-9]+/\1 N/g' "$1"
+}
+
+# same_gdb ARG...: the host's gdb, batch, on build/harness/gdbprog ARG...
+# natively and under umk: a breakpoint, bt, step, print, continue; the
+# same lines (gdb_lines). $output is umk's, so normalized.
+same_gdb() {
+	[[ -x /usr/bin/gdb ]] || skip "no /usr/bin/gdb on this host"
+	local n=$BATS_TEST_TMPDIR/native u=$BATS_TEST_TMPDIR/umk
+	local cmds=(-nx -batch -ex 'break square' -ex run -ex bt -ex step -ex 'print v' -ex continue)
+	native /usr/bin/gdb "${cmds[@]}" --args $H/gdbprog "$@"
+	printf '%s\n%s\n' "$output" "$stderr" >"$n"
+	umk /usr/bin/gdb "${cmds[@]}" --args $H/gdbprog "$@"
+	printf '%s\n%s\n' "$output" "$stderr" >"$u"
+	diff -u --label native --label umk <(gdb_lines "$n") <(gdb_lines "$u") ||
+		fail "gdb's lines under umk differ from the native run's (diff above)"
+	output=$(gdb_lines "$u")
+	mapfile -t lines <<<"$output"
+}
+
+@test "gdb runs a program to a breakpoint, shows its stack, steps, prints a variable and continues, as natively" {
+	same_gdb
+	assert_line --regexp '^Breakpoint 1, square \(x=(x@entry=)?3\) at .*gdbprog.c:[0-9]+$'
+	assert_line --regexp '^#1  ADDR in main \(.*\) at .*gdbprog.c:[0-9]+$'
+	assert_line '$1 = 9'
+	assert_line 'result 9'
+	assert_line '[Inferior 1 (process N) exited normally]'
+}
+
+@test "gdb stops a second thread at a breakpoint and sees it exit, as natively" {
+	same_gdb thread
+	assert_line '[New LWP N]'
+	assert_line --regexp '^Thread 2 "gdbprog" hit Breakpoint 1, square \(x=(x@entry=)?7\) at .*gdbprog.c:[0-9]+$'
+	assert_line '$1 = 49'
+	assert_line '[LWP N exited]'
+	assert_line '[Inferior 1 (process N) exited normally]'
+}
+
 @test "strace -f: a vfork child's calls and its exit, as natively" {
 	same_strace -f $H/ptracer vfork
 	assert_line --regexp '^M execve\(".*/ptracer", \[".*/ptracer", "vfork"\], 0xADDR /\* [0-9]+ vars \*/\) = 0$'

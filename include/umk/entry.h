@@ -31,6 +31,8 @@ void do_syscall_64(struct pt_regs *regs, long nr);
 void irqentry_exit_to_user(struct pt_regs *regs);
 /* A user-mode CPU exception: send signo with si_code and si_addr. */
 void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long addr);
+/* A debug exception in user mode (a single step: si_code TRAP_TRACE). */
+void exc_debug_user(struct pt_regs *regs, int si_code);
 
 void exit_to_user_mode_loop(struct pt_regs *regs);
 void irq_replay(void);

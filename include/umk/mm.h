@@ -263,7 +263,8 @@ struct pt_regs;
 
 /* Read len bytes at addr of tsk's memory into buf, wherever tsk's address
  * space is (mm/memory.c's access_process_vm, read only): the bytes read,
- * short where the range leaves tsk's regions, 0 for a task without an mm.
+ * short where the range leaves tsk's regions and the vDSO, 0 for a task
+ * without an mm.
  * For /proc/PID/cmdline and environ. */
 size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf, size_t len);
 /* The same for writing (ptrace's POKEDATA, process_vm_writev): into a

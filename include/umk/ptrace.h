@@ -57,6 +57,14 @@ static inline void set_user_fs_base(struct pt_regs *regs, unsigned long fs)
 struct task_struct;
 struct kernel_siginfo;
 
+/* Single-stepping (kernel/step.c): TF in child's user registers, on and
+ * off; the SIGTRAP of a debug exception with si_code; a step over a
+ * system call, reported at its exit. */
+void user_enable_single_step(struct task_struct *child);
+void user_disable_single_step(struct task_struct *child);
+void send_sigtrap(struct pt_regs *regs, int si_code);
+void user_single_step_report(struct pt_regs *regs);
+
 /* The stops on the system-call path (kernel/entry.c): the entry stop
  * returns the number to run, -1 to skip the call. */
 long syscall_trace_enter(struct pt_regs *regs, long nr);
@@ -64,6 +72,9 @@ void syscall_trace_exit(struct pt_regs *regs);
 /* A PTRACE_EVENT_* stop of current, if its tracer asked for it; exec's
  * legacy SIGTRAP without PTRACE_O_TRACEEXEC. */
 void ptrace_event(int event, unsigned long message);
+/* A stop with exit_code (SIGTRAP | event << 8) for the tracer, SIGTRAP its
+ * siginfo's signal: what the tracer resumed with. */
+int ptrace_notify(int exit_code, unsigned long message);
 /* signal-delivery-stop (get_signal): the signal to act on, 0 for none. */
 int ptrace_signal(int signr, struct kernel_siginfo *info);
 /* get_signal's JOBCTL_TRAP_STOP/NOTIFY: group-stop and PTRACE_EVENT_STOP. */

@@ -39,6 +39,13 @@ struct thread_info {
 #define _TIF_NOTIFY_RESUME (1UL << TIF_NOTIFY_RESUME)
 #define TIF_SYSCALL_TRACE 8	/* syscall-enter/exit-stops (PTRACE_SYSCALL) */
 #define _TIF_SYSCALL_TRACE (1UL << TIF_SYSCALL_TRACE)
+#define TIF_SINGLESTEP 4	/* PTRACE_SINGLESTEP: a step report after a call too
+				 * (Linux's SYSCALL_WORK_SYSCALL_EXIT_TRAP) */
+#define _TIF_SINGLESTEP (1UL << TIF_SINGLESTEP)
+#define TIF_SYSCALL_EMU 6	/* PTRACE_SYSEMU: the entry stop, no call (Linux's
+				 * SYSCALL_WORK_SYSCALL_EMU) */
+#define _TIF_SYSCALL_EMU (1UL << TIF_SYSCALL_EMU)
+#define TIF_FORCED_TF 24	/* the tracer set TF, not the program (kernel/step.c) */
 #define EXIT_TO_USER_MODE_WORK (_TIF_SIGPENDING | _TIF_NEED_RESCHED | _TIF_NOTIFY_RESUME)
 
 static inline struct thread_info *current_thread_info(void)
@@ -141,6 +148,10 @@ struct sighand_struct {
  * job control. */
 struct signal_struct {
 	int nr_threads;
+	/* Traced threads but the leader that exited and are zombies until
+	 * their tracer waits for them: the leader is not reaped before
+	 * (kernel/exit.c, Linux's delay_group_leader). */
+	int zombie_threads;
 	/* PR_SET_CHILD_SUBREAPER: orphaned descendants come to this process
 	 * rather than to pid 1 (is_child_subreaper); some ancestor is one
 	 * (has_child_subreaper, inherited). kernel/exit.c's find_new_reaper. */
@@ -203,6 +214,7 @@ struct task_struct {
 	pid_t pid;
 	pid_t tgid;
 	char comm[16];
+	unsigned int personality;	/* personality(2)'s flags (kernel/exec_domain.c) */
 
 	struct list_head tasks;		/* every task, in creation order */
 	struct list_head pid_chain;	/* kernel/pid.c's bucket of pid, while on tasks */
@@ -349,6 +361,8 @@ void schedule_tail(struct task_struct *prev);	/* NULL: the last switch's */
 void cpu_idle(void) __noreturn;
 void init_thread_info(struct task_struct *p, void *stack);
 void strcpy_comm(struct task_struct *p, const char *name);
+/* exec of an x86-64 program: the personality it starts with (kernel/exec_domain.c) */
+void set_personality_64bit(void);
 /* Policies (kernel/sched/core.c): p's new policy, rt_priority and nice take
  * effect at once, the runqueue reordered and current preempted if p now
  * outranks it or it no longer outranks the best waiting task. */

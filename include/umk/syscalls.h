@@ -149,6 +149,7 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const struct rlimit64 __use
 long sys_getpid(void);
 long sys_gettid(void);
 long sys_getppid(void);
+long sys_personality(unsigned int personality);
 long sys_getuid(void);
 long sys_geteuid(void);
 long sys_getgid(void);
@@ -220,6 +221,8 @@ long sys_removexattr(const char __user *pathname, const char __user *name);
 long sys_lremovexattr(const char __user *pathname, const char __user *name);
 long sys_fremovexattr(int fd, const char __user *name);
 long sys_arch_prctl(int option, unsigned long arg2);
+/* arch_prctl on task, stopped or current (ptrace's PTRACE_ARCH_PRCTL) */
+long do_arch_prctl_64(struct task_struct *task, int option, unsigned long arg2);
 long sys_set_tid_address(int __user *tidptr);
 long sys_sched_yield(void);
 

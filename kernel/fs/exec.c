@@ -54,6 +54,7 @@ void setup_new_exec(void)
 		tsk->sighand = copy_sighand(tsk->sighand);
 	}
 	flush_signal_handlers(tsk);
+	set_personality_64bit();
 	/* POSIX timers and their pending signals do not survive exec
 	 * (begin_new_exec); ITIMER_REAL does. */
 	exit_itimers(tsk->signal);

@@ -16,6 +16,9 @@
  *	/proc/PID/comm		the name and a newline
  *	/proc/PID/exe		symlink to the program (mm->exe)
  *	/proc/PID/maps		the process's regions (mm->mmap)
+ *	/proc/PID/auxv		its auxiliary vector (mm->saved_auxv), binary
+ *	/proc/PID/mem		its memory, at the file position (mem_rw)
+ *	/proc/PID/task/TID/	a thread's directory: the files above, for it
  *	/proc/PID/fd/N		symlink to what fd N is: a path, "pipe:[N]",
  *				or the host's name for a console fd
  *	/proc/PID/fdinfo/N	fd N's position, flags, mount and inode, then
@@ -68,6 +71,8 @@ static const char *const sysvipc_names[] = { "msg", "sem", "shm" };
 #define PROC_PID_OFFSET (2 + (int)ARRAY_SIZE(root_entries))
 
 static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;
+static const struct inode_operations proc_task_iops, proc_tid_iops;
+static const struct file_operations proc_task_fops, proc_tid_fops, proc_mem_fops;
 static const struct inode_operations proc_fdinfo_iops;
 static const struct inode_operations proc_net_iops;
 static const struct inode_operations proc_sysvipc_iops;
@@ -402,6 +407,20 @@ static int proc_file_open(struct inode *inode, struct file *f)
 	return 0;
 }
 
+/* The auxiliary vector the process started with, binary, through its
+ * AT_NULL pair (Linux's proc_pid_auxv). */
+static void proc_auxv(struct task_struct *t, struct proc_buf *b)
+{
+	size_t n = 0;
+
+	if (!t->mm)
+		return;
+	while (n + 2 < ARRAY_SIZE(t->mm->saved_auxv) && t->mm->saved_auxv[n])
+		n += 2;
+	b->len = min((n + 2) * sizeof(unsigned long), b->cap);
+	memcpy(b->data, t->mm->saved_auxv, b->len);
+}
+
 /* The file's text, made afresh by a read at offset 0 (the first, or one
  * after a seek back to the start), as Linux's seq_file makes it: what a
  * read shows is the state at that read, not at the open. 0 or -errno (a
@@ -457,6 +476,8 @@ static int proc_fill(struct file *f, struct proc_buf *b)
 		bprintf(b, "%s\n", t->comm);
 	else if (!strcmp(name, "maps"))
 		proc_maps(t, b);
+	else if (!strcmp(name, "auxv"))
+		proc_auxv(t, b);
 	return 0;
 }
 
@@ -677,7 +698,16 @@ static const struct {
 	{ "exe", S_IFLNK | 0777 },     { "fd", S_IFDIR | 0500 },   { "fdinfo", S_IFDIR | 0500 },
 	{ "maps", S_IFREG | 0444 },    { "pagemap", S_IFREG | 0400 },
 	{ "stat", S_IFREG | 0444 },    { "status", S_IFREG | 0444 },
+	{ "auxv", S_IFREG | 0400 },    { "mem", S_IFREG | 0600 },
+	{ "task", S_IFDIR | 0555 },	/* last: a task/TID directory has all but it */
 };
+
+/* How many of pid_entries a directory has: /proc/PID all, task/TID all
+ * but "task" (Linux's tid_base_stuff). */
+static size_t pid_entries_in(const struct inode *dir)
+{
+	return ARRAY_SIZE(pid_entries) - (dir->i_op == &proc_tid_iops);
+}
 
 static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 {
@@ -685,20 +715,26 @@ static int proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 
 	if (!get_proc_task(dir))
 		return -ENOENT;
-	for (i = 0; i < ARRAY_SIZE(pid_entries); i++) {
+	for (i = 0; i < pid_entries_in(dir); i++) {
+		const char *name = pid_entries[i].name;
 		struct inode *inode;
 
-		if (strcmp(dentry->d_name, pid_entries[i].name))
+		if (strcmp(dentry->d_name, name))
 			continue;
 		inode = proc_inode(dir->i_sb, pid_entries[i].mode, inode_pid(dir), dir->i_ino + i + 1);
-		if (S_ISDIR(inode->i_mode)) {
-			bool info = !strcmp(pid_entries[i].name, "fdinfo");
+		if (!strcmp(name, "task")) {
+			inode->i_op = &proc_task_iops;
+			inode->i_fop = &proc_task_fops;
+		} else if (S_ISDIR(inode->i_mode)) {
+			bool info = !strcmp(name, "fdinfo");
 
 			inode->i_op = info ? &proc_fdinfo_iops : &proc_fd_iops;
 			inode->i_fop = info ? &proc_fdinfo_fops : &proc_fd_fops;
-		}
-		if (!strcmp(pid_entries[i].name, "pagemap"))	/* binary, at any offset */
+		} else if (!strcmp(name, "mem")) {
+			inode->i_fop = &proc_mem_fops;
+		} else if (!strcmp(name, "pagemap")) {	/* binary, at any offset */
 			inode->i_fop = &proc_pagemap_operations;
+		}
 		d_instantiate(dentry, inode);
 		return 0;
 	}
@@ -714,11 +750,131 @@ static int proc_pid_readdir(struct file *f, struct dir_context *ctx)
 		return 0;
 	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
 		return 0;
-	for (i = ctx->pos - 2; i < ARRAY_SIZE(pid_entries); i++)
+	for (i = ctx->pos - 2; i < pid_entries_in(dir); i++)
 		if (!dir_emit(ctx, pid_entries[i].name, strlen(pid_entries[i].name),
 			      dir->i_ino + i + 1, (pid_entries[i].mode >> 12) & 15, i + 3))
 			return 0;
 	return 0;
+}
+
+/* /proc/PID/task: a directory per thread of the process, named by its tid,
+ * with the files of /proc/PID for that thread. */
+static int proc_task_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct task_struct *leader = get_proc_task(dir), *t;
+	struct inode *inode;
+	long tid;
+
+	if (!leader || !parse_number(dentry->d_name, &tid))
+		return -ENOENT;
+	t = find_task_by_pid((pid_t)tid);
+	if (!t || t->tgid != leader->tgid || t->exit_state == EXIT_DEAD)
+		return -ENOENT;
+	inode = proc_inode(dir->i_sb, S_IFDIR | 0555, t->pid, (unsigned long)t->pid << 8);
+	inode->i_op = &proc_tid_iops;
+	inode->i_fop = &proc_tid_fops;
+	d_instantiate(dentry, inode);
+	return 0;
+}
+
+static int proc_task_readdir(struct file *f, struct dir_context *ctx)
+{
+	struct task_struct *leader = get_proc_task(f->f_inode), *t;
+	char name[16];
+	s64 i = 2;
+
+	if (!leader)
+		return -ENOENT;
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, f->f_inode->i_ino, DT_DIR, 1))
+		return 0;
+	if (ctx->pos == 1 && !dir_emit(ctx, "..", 2, 1, DT_DIR, 2))
+		return 0;
+	list_for_each_entry(t, &leader->signal->thread_head, thread_node) {
+		if (i++ < ctx->pos || t->exit_state == EXIT_DEAD)
+			continue;
+		ksnprintf(name, sizeof(name), "%d", t->pid);
+		if (!dir_emit(ctx, name, strlen(name), (u64)t->pid << 8, DT_DIR, i))
+			return 0;
+	}
+	return 0;
+}
+
+/* ---- /proc/PID/mem (Linux's mem_rw) ---- */
+
+/* The process's memory at the file position, for a tracer (gdb reads and
+ * writes its tracee's memory here): the mm is the one of the open (its id
+ * in private_data), and once the process has exec'd or exited the file
+ * reads and writes nothing. A position no region holds is -EIO. Writing needs no write
+ * permission of the region, as ptrace's POKEDATA. */
+static int proc_mem_open(struct inode *inode, struct file *f)
+{
+	struct task_struct *t = get_proc_task(inode);
+
+	if (!t)
+		return -ESRCH;
+	if (!t->mm || !ptrace_may_access(t))
+		return -EACCES;
+	f->private_data = (void *)(unsigned long)t->mm->id;
+	return 0;
+}
+
+static ssize_t mem_rw(struct kiocb *iocb, struct iov_iter *iter, bool write)
+{
+	struct task_struct *t = get_proc_task(iocb->ki_filp->f_inode);
+	size_t left = iov_iter_count(iter), done = 0;
+	char *page;
+
+	if (!t || !t->mm || t->mm->id != (unsigned long)iocb->ki_filp->private_data)
+		return 0;
+	page = kmalloc(PAGE_SIZE);
+	while (left) {
+		unsigned long addr = (unsigned long)iocb->ki_pos;
+		size_t n = min(left, (size_t)PAGE_SIZE), got;
+
+		if (write) {
+			n = copy_from_iter(page, n, iter);
+			got = n ? access_process_vm_write(t, addr, page, n) : 0;
+		} else {
+			got = access_process_vm(t, addr, page, n);
+			got = copy_to_iter(page, got, iter);
+		}
+		if (!got) {
+			if (!done)
+				done = (size_t)-EIO;
+			break;
+		}
+		iocb->ki_pos += got;
+		done += got;
+		left -= got;
+		if (got < n)
+			break;
+	}
+	kfree(page);
+	return (ssize_t)done;
+}
+
+static ssize_t proc_mem_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	return mem_rw(iocb, to, false);
+}
+
+static ssize_t proc_mem_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	return mem_rw(iocb, from, true);
+}
+
+/* Any position, as Linux's mem_lseek: the addresses are the positions. */
+static s64 proc_mem_llseek(struct file *f, s64 offset, int whence)
+{
+	switch (whence) {
+	case SEEK_SET:
+		f->f_pos = offset;
+		return f->f_pos;
+	case SEEK_CUR:
+		f->f_pos += offset;
+		return f->f_pos;
+	}
+	return -EINVAL;
 }
 
 /* fd/ holds a link per fd, fdinfo/ a file per fd. */
@@ -785,6 +941,34 @@ static const struct inode_operations proc_root_iops = {
 static const struct inode_operations proc_pid_iops = {
 	.lookup = proc_pid_lookup,
 	.getattr = proc_getattr,
+};
+
+static const struct inode_operations proc_task_iops = {
+	.lookup = proc_task_lookup,
+	.getattr = proc_getattr,
+};
+
+static const struct inode_operations proc_tid_iops = {
+	.lookup = proc_pid_lookup,
+	.getattr = proc_getattr,
+};
+
+static const struct file_operations proc_task_fops = {
+	.name = "proc",
+	.iterate = proc_task_readdir,
+};
+
+static const struct file_operations proc_tid_fops = {
+	.name = "proc",
+	.iterate = proc_pid_readdir,
+};
+
+static const struct file_operations proc_mem_fops = {
+	.name = "proc",
+	.open = proc_mem_open,
+	.read_iter = proc_mem_read,
+	.write_iter = proc_mem_write,
+	.llseek = proc_mem_llseek,
 };
 
 static const struct inode_operations proc_fd_iops = {

@@ -12,6 +12,7 @@
 #include <umk/os.h>
 #include <umk/sched.h>
 #include <umk/uaccess.h>
+#include <umk/vdso.h>
 
 #include "internal.h"
 
@@ -167,6 +168,15 @@ size_t access_process_vm(struct task_struct *tsk, unsigned long addr, void *buf,
 		size_t n;
 		ssize_t r;
 
+		/* The vDSO is no region of mm: one image at the same place in
+		 * every process (kernel/vdso.c), read where it is (gdb reads
+		 * its ELF headers and symbols). */
+		if (a >= vdso_image_base() && a < vdso_image_base() + vdso_image_size()) {
+			n = min(len - done, vdso_image_base() + vdso_image_size() - a);
+			memcpy((char *)buf + done, (const void *)a, n);
+			done += n;
+			continue;
+		}
 		vma = find_vma(mm, a);
 		if (!vma || !(vma->prot & PROT_READ))
 			break;

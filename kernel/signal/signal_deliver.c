@@ -273,10 +273,15 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 	struct resume_entry re;
 	unsigned long frame;
 	sigset_t blocked;
-	bool resume;
+	bool resume, stepping;
 
 	resume = resume_wanted(&re, regs, syscall_restart(regs, ksig));
 	rseq_signal_deliver(ksig->sig, regs);
+	/* A single-stepped task stops at its handler's first instruction
+	 * instead, TF off in the frame (kernel/step.c). */
+	stepping = test_ti_flag(current_thread_info(), TIF_SINGLESTEP);
+	if (stepping)
+		user_disable_single_step(current);
 	if (setup_rt_frame(ksig, regs, resume ? re.seq : 0, &frame)) {
 		trace_with(TR_DELIVER, &(struct trace_fields){ .sig = ksig->sig, .what = "noframe" },
 			   "%s -> cannot build the frame: SIGSEGV", signal_name(ksig->sig));
@@ -292,6 +297,8 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 	if (!(ksig->ka.flags & SA_NODEFER))
 		sigaddset(&blocked, ksig->sig);
 	set_current_blocked(&blocked);
+	if (stepping)
+		ptrace_notify(SIGTRAP, 0);
 }
 
 static void restore_saved_sigmask(void)

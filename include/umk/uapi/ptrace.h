@@ -23,6 +23,9 @@
 #define PTRACE_ATTACH 16
 #define PTRACE_DETACH 17
 #define PTRACE_SYSCALL 24
+#define PTRACE_ARCH_PRCTL 30
+#define PTRACE_SYSEMU 31
+#define PTRACE_SYSEMU_SINGLESTEP 32
 #define PTRACE_SETOPTIONS 0x4200
 #define PTRACE_GETEVENTMSG 0x4201
 #define PTRACE_GETSIGINFO 0x4202
@@ -32,9 +35,11 @@
 #define PTRACE_SEIZE 0x4206
 #define PTRACE_INTERRUPT 0x4207
 #define PTRACE_LISTEN 0x4208
+#define PTRACE_PEEKSIGINFO 0x4209
 #define PTRACE_GETSIGMASK 0x420a
 #define PTRACE_SETSIGMASK 0x420b
 #define PTRACE_GET_SYSCALL_INFO 0x420e
+#define PTRACE_GET_RSEQ_CONFIGURATION 0x420f
 
 #define PTRACE_EVENT_FORK 1
 #define PTRACE_EVENT_VFORK 2
@@ -56,6 +61,24 @@
 #define PTRACE_O_EXITKILL (1 << 20)
 #define PTRACE_O_SUSPEND_SECCOMP (1 << 21)
 #define PTRACE_O_MASK (0x000000ff | PTRACE_O_EXITKILL | PTRACE_O_SUSPEND_SECCOMP)
+
+/* PTRACE_PEEKSIGINFO's argument: nr siginfos from the off'th queued one,
+ * of the thread's queue or, with PTRACE_PEEKSIGINFO_SHARED, its process's. */
+struct ptrace_peeksiginfo_args {
+	u64 off;
+	u32 flags;
+	s32 nr;
+};
+#define PTRACE_PEEKSIGINFO_SHARED 1
+
+/* PTRACE_GET_RSEQ_CONFIGURATION's answer: the tracee's rseq registration. */
+struct ptrace_rseq_configuration {
+	u64 rseq_abi_pointer;
+	u32 rseq_abi_size;
+	u32 signature;
+	u32 flags;
+	u32 pad;
+};
 
 /* PTRACE_GET_SYSCALL_INFO's op */
 #define PTRACE_SYSCALL_INFO_NONE 0

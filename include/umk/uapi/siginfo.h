@@ -15,6 +15,8 @@
 #define ILL_ILLOPN 2
 #define FPE_INTDIV 1
 #define TRAP_BRKPT 1
+#define TRAP_TRACE 2
+#define TRAP_HWBKPT 4
 #define CLD_EXITED 1
 #define CLD_KILLED 2
 #define CLD_DUMPED 3
