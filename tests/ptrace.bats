@@ -161,6 +161,14 @@ for line in lines:
     if r and pid in pending:
         text = pending.pop(pid) + r.group(1)
     procs[pid].append(text)
+# A child's SIGCHLD may come before its parent enters wait4 or while it
+# sleeps there (on Linux too: which one is a race between CPUs), so a
+# SIGCHLD just before a wait4 is put after it.
+for p in order:
+    t = procs[p]
+    for i in range(len(t) - 1):
+        if t[i].startswith('--- SIGCHLD') and t[i + 1].startswith('wait4('):
+            t[i], t[i + 1] = t[i + 1], t[i]
 order.sort(key=lambda p: p != 'M')
 names, n = {'M': 'M'}, 0
 for p in order:
