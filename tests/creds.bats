@@ -121,3 +121,13 @@ setresuid(-1, 3000, -1) (the old saved uid) = -1 EPERM'
 	assert_output 'at start: uid 0 0 0 fsuid 0, gid 0 0 0 fsgid 0
 groups:'
 }
+
+@test "/proc/self/exe leads to the program itself: no search permission needed on the directories of its path" {
+	# Linux's proc_exe_link jumps to the file (nd_jump_link); a walk of
+	# the link's text would stop at the 0700 directory with EACCES
+	local dir=$B/private-exe
+	rm -rf "$dir" && mkdir -m 0700 "$dir" && cp $H/creds "$dir/"
+	same_as_native "$dir/creds" exec
+	rm -rf "$dir"
+	assert_line 'after exec: uid 1000 2000 2000 fsuid 2000, gid 7 8 8 fsgid 8'
+}

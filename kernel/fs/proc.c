@@ -554,24 +554,35 @@ static int proc_readlink(struct dentry *dentry, char *buf)
 	return strlen(buf);
 }
 
-/* /proc/PID/fd/N leads to the open file itself, even one whose name is
- * gone (an unlinked file opened again through it); a file without a path
- * (a pipe, the console, an anonymous inode) is followed by its text. */
+/* /proc/PID/fd/N and /proc/PID/exe lead to the file itself (Linux's
+ * proc_fd_link and proc_exe_link, then nd_jump_link): even one whose name
+ * is gone, and without search permission on the directories of its path
+ * (a program that dropped its ids can exec /proc/self/exe). A file
+ * without a path (a pipe, the console, an anonymous inode) is followed by
+ * its text. */
 static int proc_get_link(struct dentry *dentry, struct path *path)
 {
 	struct task_struct *t;
 	struct file *f;
 	long fd;
 
-	if (dentry->d_parent == dentry->d_sb->s_root || !strcmp(dentry->d_name, "exe"))
+	if (dentry->d_parent == dentry->d_sb->s_root)	/* "self" */
 		return 1;
 	t = get_proc_task(dentry->d_inode);
 	if (!t)
 		return -ENOENT;
-	if (!parse_number(dentry->d_name, &fd) || !t->files || fd >= NR_OPEN_DEFAULT ||
-	    !t->files->fd[fd])
+	if (!strcmp(dentry->d_name, "exe")) {
+		if (!t->mm)
+			return -ENOENT;
+		f = t->mm->exe_file;
+		if (!f)
+			return 1;
+	} else if (!parse_number(dentry->d_name, &fd) || !t->files || fd >= NR_OPEN_DEFAULT ||
+		   !t->files->fd[fd]) {
 		return -ENOENT;
-	f = t->files->fd[fd];
+	} else {
+		f = t->files->fd[fd];
+	}
 	if (!f->f_path.dentry)
 		return 1;
 	*path = f->f_path;
