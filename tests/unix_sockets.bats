@@ -72,7 +72,7 @@ load helper
 	assert_line 'sendmsg(SCM_RIGHTS bad fd) = -1 EBADF'
 }
 
-@test "unix sockets: MSG_OOB sends one urgent byte: the mark, SIOCATMARK, POLLPRI, SO_OOBINLINE" {
+@test "unix sockets: MSG_OOB sends one urgent byte: the mark, SIOCATMARK, POLLPRI, SO_OOBINLINE, SIGURG" {
 	same_as_native $H/unixsock oob
 	assert_line 'poll: POLLIN 1 POLLPRI 1'
 	assert_line "recv 64 (stops at the mark) = 4 'hell'"
@@ -83,6 +83,14 @@ load helper
 	assert_line 'recv OOB (inline) = -1 EINVAL'
 	assert_line 'send(nothing, MSG_OOB) = -1 EOPNOTSUPP'
 	assert_line 'send(dgram, MSG_OOB) = -1 EOPNOTSUPP'
+	# SIGURG only once the receiving socket has an owner, only for MSG_OOB
+	assert_output --partial 'send(u, MSG_OOB) without an owner = 1
+SIGURG 0
+fcntl(F_SETOWN, getpid()) = 0
+send(v, MSG_OOB) = 1
+SIGURG 1
+send(w) without MSG_OOB = 1
+SIGURG 1'
 }
 
 @test "unix sockets: the garbage collector frees sockets kept alive only by each other's messages in flight" {

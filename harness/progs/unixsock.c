@@ -30,7 +30,7 @@
  *   oob       MSG_OOB on a stream (Linux's CONFIG_AF_UNIX_OOB): the urgent
  *             byte, the mark a read stops at, SIOCATMARK, POLLPRI, a
  *             second urgent byte, one passed unread, SO_OOBINLINE, peeks,
- *             the errors
+ *             SIGURG to the F_SETOWN owner, the errors
  *   gc        sockets in flight: one sent over itself, two sent over each
  *             other, a listener's unaccepted connection sent to it, then
  *             closed: the garbage collector, run by the next release of a
@@ -1059,6 +1059,14 @@ static void show_mark(int fd)
 		printf("SIOCATMARK %d\n", at);
 }
 
+static volatile sig_atomic_t sigurgs;
+
+static void on_sigurg(int sig)
+{
+	(void)sig;
+	sigurgs++;
+}
+
 static void case_oob(void)
 {
 	struct pollfd p;
@@ -1112,6 +1120,17 @@ static void case_oob(void)
 	show_mark(sv[1]);
 	recv_oob("recv 64", sv[1], 64, 0);
 	show_mark(sv[1]);
+
+	/* SIGURG to the receiver's owner, with or without O_ASYNC. */
+	signal(SIGURG, on_sigurg);
+	show("send(u, MSG_OOB) without an owner", rsys(SYS_sendto, sv[0], "u", 1, MSG_OOB, 0, 0));
+	printf("SIGURG %d\n", sigurgs);
+	show("fcntl(F_SETOWN, getpid())", rsys(SYS_fcntl, sv[1], F_SETOWN, getpid()));
+	show("send(v, MSG_OOB)", rsys(SYS_sendto, sv[0], "v", 1, MSG_OOB, 0, 0));
+	printf("SIGURG %d\n", sigurgs);
+	show("send(w) without MSG_OOB", rsys(SYS_sendto, sv[0], "w", 1, 0, 0, 0));
+	printf("SIGURG %d\n", sigurgs);
+	signal(SIGURG, SIG_DFL);
 
 	/* The errors. */
 	show("send(nothing, MSG_OOB)", rsys(SYS_sendto, sv[0], "", 0, MSG_OOB, 0, 0));

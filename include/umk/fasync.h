@@ -54,6 +54,9 @@ int fasync_helper(int fd, struct file *filp, int on, struct fasync_struct **fapp
 void kill_fasync(struct fasync_struct **fp, int sig, int band);
 /* Send fown's signal for fd's file to its owner (a lease break too). */
 void send_sigio(struct fown_struct *fown, int fd, int band);
+/* Urgent data (a socket's MSG_OOB): SIGURG to the file's owner, with or
+ * without O_ASYNC (Linux's send_sigurg). 0 when the file has no owner. */
+int send_sigurg(struct fown_struct *fown);
 /* F_SETOWN: who > 0 a process, who < 0 the group -who, 0 none; -ESRCH
  * when there is no such process or group. force: replace an owner (a
  * tty's fasync sets one only where there was none). */

@@ -243,23 +243,51 @@ static void send_sigio_to_task(struct task_struct *p, const struct fown_struct *
 	send_signal(SIGIO, &si, p, group);
 }
 
-void send_sigio(struct fown_struct *fown, int fd, int band)
+/* Linux's send_sigurg_to_task: SIGURG as the kernel's own signal
+ * (SEND_SIG_PRIV), whatever F_SETSIG says. */
+static void send_sigurg_to_task(struct task_struct *p, const struct fown_struct *fown, int fd,
+				int reason, enum pid_type type)
+{
+	kernel_siginfo_t si;
+
+	if (!sigio_perm(p, fown))
+		return;
+	fill_kill_info(&si, SIGURG, SI_KERNEL);
+	send_signal(SIGURG, &si, p, type != PIDTYPE_PID);
+}
+
+/* send(p, ...) for each task fown names: the thread, the process, or each
+ * process of the group. 0 when there is no owner. */
+static int signal_owner(struct fown_struct *fown, int fd, int band,
+			void (*send)(struct task_struct *p, const struct fown_struct *fown, int fd,
+				     int reason, enum pid_type type))
 {
 	struct task_struct *p, *n;
 
 	if (!fown->pid)
-		return;
+		return 0;
 	if (fown->pid_type != PIDTYPE_PGID) {
 		p = find_task_by_pid(fown->pid);
 		if (p && !p->exit_state)
-			send_sigio_to_task(p, fown, fd, band, fown->pid_type);
-		return;
+			send(p, fown, fd, band, fown->pid_type);
+		return 1;
 	}
 	list_for_each_entry_safe(p, n, &task_list, tasks) {
 		if (thread_group_leader(p) && p != idle_task && !p->exit_state &&
 		    p->signal->pgrp == fown->pid)
-			send_sigio_to_task(p, fown, fd, band, PIDTYPE_PGID);
+			send(p, fown, fd, band, PIDTYPE_PGID);
 	}
+	return 1;
+}
+
+void send_sigio(struct fown_struct *fown, int fd, int band)
+{
+	signal_owner(fown, fd, band, send_sigio_to_task);
+}
+
+int send_sigurg(struct fown_struct *fown)
+{
+	return signal_owner(fown, -1, POLL_PRI, send_sigurg_to_task);
 }
 
 /* ---- the fasync lists ---- */

@@ -269,9 +269,9 @@ int unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *m, size_t size, i
 
 /* MSG_OOB's last byte: a message of its own on the peer's queue, which
  * becomes the peer's urgent mark (oob_skb), replacing an earlier one
- * (which stays on the queue as ordinary data). Linux's queue_oob; Linux
- * also sends SIGURG to the peer file's owner (F_SETOWN), which umk does
- * not keep. */
+ * (which stays on the queue as ordinary data); SIGURG to the peer file's
+ * owner (F_SETOWN), and to its O_ASYNC files' owners that set a signal
+ * (Linux's queue_oob and sk_send_sigurg). */
 static int queue_oob(struct unix_sock *u, struct msghdr *m, struct scm_cookie *scm, bool fds_sent,
 		     int flags)
 {
@@ -295,6 +295,8 @@ static int queue_oob(struct unix_sock *u, struct msghdr *m, struct scm_cookie *s
 	maybe_add_creds(skb, u, other);
 	other->oob_skb = skb;
 	skb_queue_tail(other, skb);
+	if (other->sock && other->sock->file && send_sigurg(&other->sock->file->f_owner))
+		sock_wake_async(other->sock, SOCK_WAKE_URG, POLL_PRI);
 	unix_data_ready(other);
 	return 0;
 }
