@@ -27,6 +27,9 @@
 #                              and same_as_native call it, and so must a test
 #                              that runs $UMK by itself. The reason is
 #                              printed once per bats run.
+#   strace_lines FILE          strace -f's output in FILE normalized: each
+#                              process's calls, pids and addresses replaced
+#                              (tests/ptrace.bats and tests/tty.bats)
 #
 # UMK_OPTS, when set, holds options given to umk before every command line
 # run_umk runs (make test's second pass uses it for --nofsgsbase).
@@ -199,4 +202,76 @@ untimed() {
 trace_has() {
 	untimed "$stderr" | grep -qE "$1" || fail "no trace line matching '$1' in:
 $stderr"
+}
+
+# strace_lines FILE: strace -f's output in FILE, one process after the
+# other: M, the first traced process, then its children (C1, C2... in the
+# order of their pids), each call whole (an "<unfinished ...>" joined
+# with its "<... resumed>"), with pids, addresses and times replaced: what
+# the two kernels must agree on, whatever order two processes' lines
+# interleave in. A child is a pid strace says it attached, a fork's result,
+# or a SIGCHLD's sender; every other pid, and unprefixed lines, are M's.
+strace_lines() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = [l.rstrip('\n') for l in open(sys.argv[1]) if l.strip()]
+children = set()
+for l in lines:
+    children.update(re.findall(r'Process (\d+) attached', l))
+    children.update(re.findall(r'si_signo=SIGCHLD.*?si_pid=(\d+)', l))
+    m = re.search(r'(?:vfork|fork|clone3?)(?:\(.*\)| resumed>.*\)) += (\d+)$', l)
+    if m:
+        children.add(m.group(1))
+procs, order, pending = {}, [], {}
+for line in lines:
+    # "[pid N] " before a line, or "N " with -o FILE
+    m = re.match(r'(?:\[pid +(\d+)\]|(\d+)) +(.*)', line)
+    pid, text = (m.group(1) or m.group(2), m.group(3)) if m else (None, line)
+    if pid not in children:
+        pid = 'M'
+    text = re.sub(r'(/usr/bin/)?strace: Process \d+ attached$', '', text)
+    if text.strip() == '<unfinished ...>':
+        text = ''
+    if pid not in procs:
+        procs[pid] = []
+        order.append(pid)
+    # a call cut short by strace's own message ("Process N attached"
+    # written into the middle of the line) ends in "(" or ", "
+    if text.endswith(' <unfinished ...>') or (text and not text.startswith(('---', '+++', '<...')) and text.rstrip().endswith(('(', ','))):
+        pending[pid] = text.replace(' <unfinished ...>', '')
+        continue
+    if not text:
+        continue
+    r = re.match(r'<\.\.\. \w+ resumed>(.*)', text)
+    if r and pid in pending:
+        text = pending.pop(pid) + r.group(1)
+    procs[pid].append(text)
+# A child's SIGCHLD may come before its parent enters wait4 or while it
+# sleeps there (on Linux too: which one is a race between CPUs), so a
+# SIGCHLD just before a wait4 is put after it.
+for p in order:
+    t = procs[p]
+    for i in range(len(t) - 1):
+        if t[i].startswith('--- SIGCHLD') and t[i + 1].startswith('wait4('):
+            t[i], t[i + 1] = t[i + 1], t[i]
+# children by pid: the order they were made in, not the order they print
+order.sort(key=lambda p: (p != 'M', 0 if p == 'M' else int(p)))
+names, n = {'M': 'M'}, 0
+for p in order:
+    if p != 'M':
+        n += 1
+        names[p] = 'C%d' % n
+for p in order:
+    for text in procs[p]:
+        text = re.sub(r'0x[0-9a-f]+', '0xADDR', text)
+        text = re.sub(r'(si_pid|pid)=\d+', r'\1=PID', text)
+        # times differ from run to run; strace adds their seconds past 0
+        text = re.sub(r'(si_utime|si_stime)=\d+( /\* [0-9.]+ s \*/)?', r'\1=T', text)
+        text = re.sub(r'^((vfork|fork|clone3?|wait4|set_tid_address|getpid)\(.*\)) += \d+$', r'\1 = PID', text)
+        text = re.sub(r'^(wait4|kill)\(\d+', r'\1(PID', text)
+        text = re.sub(r'\s+= ', ' = ', text)
+        # the time a sleep had left when a signal ended it
+        text = re.sub(r'(nanosleep\([^{]*\{[^}]*\}, )\{tv_sec=\d+, tv_nsec=\d+\}', r'\1{LEFT}', text)
+        print('%s %s' % (names[p], text))
+PY
 }

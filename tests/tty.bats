@@ -541,3 +541,37 @@ sigio_session() {
 	! grep -q "can't access tty" <<<"$(screen)" || fail "job control is off: $(screen)"
 	[[ -s $D/trace ]] || fail "TRACE=FILE wrote no trace"
 }
+
+# strace_stop_fg WHERE: the host's strace -f of sleep 2 on the terminal (as
+# a grandchild in a process group of its own: -DD),
+# ^Z after 0.5 s, fg at 1.5 s, its lines in $D/strace-WHERE.
+strace_stop_fg() {
+	start_shell "$1"
+	local t0 p
+	t0=$(now)
+	typeln "/usr/bin/strace -DD -f -qq -o $D/strace-$1 -e trace=nanosleep,clock_nanosleep,restart_syscall -e signal=SIGTSTP,SIGCONT $BB sleep 2"
+	at "$t0" 0.5
+	key C-z
+	wait_for 'Stopped'
+	at "$t0" 1.5
+	p=$(prompts)
+	typeln fg
+	wait_count "$PROMPT_RE" $((p + 1))
+	teardown
+}
+
+@test "strace -f on the terminal: sleep 2, ^Z, fg shows ERESTART_RESTARTBLOCK, the terminal's SIGTSTP, the stop, SIGCONT and restart_syscall, as natively" {
+	[[ -x /usr/bin/strace ]] || skip "no /usr/bin/strace on this host"
+	strace_stop_fg native
+	strace_stop_fg umk
+	diff -u --label native --label umk <(strace_lines "$D/strace-native") \
+		<(strace_lines "$D/strace-umk") || fail "strace's lines under umk differ from the native run's (diff above)"
+	output=$(strace_lines "$D/strace-umk")
+	# strace -DD runs in a process group of its own, out of the job ^Z
+	# stops: it sees sleep's SIGTSTP from the terminal and its stop
+	assert_output 'M clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=2, tv_nsec=0}, {LEFT}) = ? ERESTART_RESTARTBLOCK (Interrupted by signal)
+M --- SIGTSTP {si_signo=SIGTSTP, si_code=SI_KERNEL} ---
+M --- stopped by SIGTSTP ---
+M --- SIGCONT {si_signo=SIGCONT, si_code=SI_USER, si_pid=PID, si_uid=0} ---
+M restart_syscall(<... resuming interrupted clock_nanosleep ...>) = 0'
+}
