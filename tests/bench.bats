@@ -154,16 +154,19 @@ setup() {
 	assert_equal "$stderr" "benchrun: no probe nosuch in the list"
 }
 
-@test "make bench runs getpid and fork+exit+wait natively and under umk on both FS base paths" {
+@test "make bench runs getpid, fork+exit+wait and sleeping processes natively and under umk on both FS base paths" {
 	require_umk
-	run --separate-stderr timeout 300 make -s bench N=200 ROUNDS=1 PROBES="getpid forkwait" \
-		OUT="$D"
+	run --separate-stderr timeout 300 make -s bench N=200 ROUNDS=1 WAKES=100 \
+		PROBES="getpid forkwait sleepprocs10" OUT="$D"
 	assert_success
 	assert_line "bench: the table is $D/BENCH.md, the chart $D/bench.svg"
 	run row 'getpid (ns)'
 	assert_output --regexp '^\| getpid \(ns\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \|$'
 	run row 'fork+exit+wait (ns)'
 	assert_output --regexp '^\| fork\+exit\+wait \(ns\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \|$'
+	row '10 sleeping processes, 1-20 ms sleeps (how late: median / p99, µs)' |
+		grep -qE '^(\| [^|]+ ){1}(\| [0-9,.]+ / [0-9,.]+ \([0-9,.–]+ / [0-9,.–]+\) ){3}\|$'
+	row '10 sleeping processes, 1-20 ms sleeps (CPU per wake-up, ns)' | cells 3
 	run xmllint --noout "$D/bench.svg"
 	assert_success
 	grep -qE $'^date\t[0-9]{4}-[0-9]{2}-[0-9]{2} ' "$D/meta.tsv"
@@ -240,6 +243,29 @@ cells() {
 	run --separate-stderr $H/sudfloor 500 fs
 	assert_failure
 	assert_equal "$stderr" "harness: usage: sudfloor N [fsbase]"
+}
+
+@test "sleepers in processes give their figures through the shared mapping, natively and under umk, and refuse bad input" {
+	# Each sleeping process checks its own sleeps (none early, each
+	# returning 0) and exits 0; the parent fails on any other status.
+	local re='^sleepers: 20 processes x 3 sleeps of (1000 to 20000|2000) us: overshoot median [0-9.]+ us, p99 [0-9.]+ us, [0-9]+ ns CPU per wake-up$'
+	run --separate-stderr timeout 60 $H/sleepers procs 20 3 random
+	assert_success
+	assert_output --regexp "$re"
+	run --separate-stderr timeout 120 $UMK $H/sleepers procs 20 3 random
+	assert_success
+	assert_output --regexp "$re"
+	run --separate-stderr timeout 120 $UMK $H/sleepers procs 20 3 2000
+	assert_success
+	assert_output --regexp "$re"
+	local bad
+	for bad in "procs 0 3" "procs 2 0" "procs 2 2 0" "procs 2 2 -5" "procs 2 2 rand" "procs 2" "procs"; do
+		# shellcheck disable=SC2086 # the words are the arguments
+		run --separate-stderr $H/sleepers $bad
+		assert_failure 99
+		assert_equal "${#stderr_lines[@]}" 1
+		assert_regex "$stderr" '^harness: (usage: sleepers|N, M and US must be positive)'
+	done
 }
 
 @test "sockrtt echoes every byte over each family, between threads and processes, and under umk" {
