@@ -53,7 +53,7 @@ static long long clock_ns(clockid_t clock)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* sleep: sleeper K's M sleeps, their overshoots into overshoot[K*M...] and
+/* sleep_all: sleeper K's M sleeps, their overshoots into overshoot[K*M...] and
  * its CPU time into cpu[K]. */
 static void sleep_all(long k)
 {
