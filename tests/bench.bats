@@ -25,6 +25,8 @@ canned() {
 		pipe | all | 60 | bench pipe $N10 | pipe round trip
 		sleepers10 | all | 60 | sleepers 10 $M10 | 10 sleepers
 		sleepers100 | all | 60 | sleepers 100 $M100 | 100 sleepers
+		sleepprocs10 | all | 60 | sleepers procs 10 $M10 random | 10 sleeping processes
+		sleepprocs1000 | all | 120 | sleepers procs 1000 $M1000 random | 1000 sleeping processes
 	EOF
 	printf '%s\t%s\n' date '2026-12-03 15:00 UTC' cpu 'Test CPU' cpus 2 fsgsbase yes \
 		kernel 'Linux 6.1' umk v0-test uml 6.1.0 peers uml settings 'N=10' \
@@ -63,6 +65,10 @@ canned() {
 		2${t}umk${t}sleepers10${t}exit 0${t}sleepers: 10 x 20 sleeps of 1000 us: overshoot median 70.0 us, p99 160.0 us, 5400 ns CPU per wake-up\\n
 		1${t}umk${t}sleepers100${t}exit 0${t}sleepers: n/a (EAGAIN creating thread 4 of 100: the kernel's task limit)\\n
 		2${t}umk${t}sleepers100${t}exit 0${t}sleepers: 100 x 20 sleeps of 1000 us: no figures here\\n
+		1${t}native${t}sleepprocs10${t}exit 0${t}sleepers: 10 processes x 20 sleeps of 1000 to 20000 us: overshoot median 110.0 us, p99 900.0 us, 40000 ns CPU per wake-up\\n
+		1${t}umk${t}sleepprocs10${t}exit 0${t}sleepers: 10 processes x 20 sleeps of 1000 to 20000 us: overshoot median 400.0 us, p99 5000.0 us, 190000 ns CPU per wake-up\\n
+		1${t}native${t}sleepprocs1000${t}exit 0${t}sleepers: 1000 processes x 20 sleeps of 1000 to 20000 us: overshoot median 40000.0 us, p99 400000.0 us, 50000 ns CPU per wake-up\\n
+		1${t}umk${t}sleepprocs1000${t}exit 0${t}sleepers: 1000 processes x 20 sleeps of 1000 to 20000 us: overshoot median 200000.0 us, p99 400000.0 us, 237500 ns CPU per wake-up\\n
 	EOF
 }
 
@@ -105,6 +111,11 @@ setup() {
 	assert_output 0
 	grep -qF '| getpid (ns) | 13.33x | — | — |' "$D/BENCH.md"
 	grep -qF 'Versions: umk v0-test; UML 6.1.0.' "$D/BENCH.md"
+	# sleeping processes: their own target and flatness, not the threads'
+	grep -qF -- "- 1000 sleeping processes' median overshoot under umk within 2x native's: 200,000 µs vs 40,000 µs native (5.00x) — missed" "$D/BENCH.md"
+	grep -qF -- '- CPU per wake-up under umk, 10 to 1000 sleeping processes: 190,000 ns to 237,500 ns (1.25x; flat is the target)' "$D/BENCH.md"
+	# the threads' line stops at their 100: the processes' 1000 is not theirs
+	grep -qF -- '- CPU per wake-up under native, 10 to 100 sleepers: 3,100 ns to 3,350 ns (1.08x; flat is the target)' "$D/BENCH.md"
 }
 
 @test "the renderer's chart is valid SVG with a bar or a verdict for every cell" {
@@ -124,12 +135,12 @@ setup() {
 	printf '1\tnative\tgetpid\n' >>"$D/raw.tsv"
 	run --separate-stderr python3 $REPORT "$D"
 	assert_failure 1
-	assert_equal "$stderr" "bench_report: $D/raw.tsv:33: not ROUND<TAB>COLUMN<TAB>ID<TAB>HOW<TAB>OUTPUT"
+	assert_equal "$stderr" "bench_report: $D/raw.tsv:37: not ROUND<TAB>COLUMN<TAB>ID<TAB>HOW<TAB>OUTPUT"
 	canned "$D"
 	printf '1\tnative\tnosuch\texit 0\tx\n' >>"$D/raw.tsv"
 	run --separate-stderr python3 $REPORT "$D"
 	assert_failure 1
-	assert_equal "$stderr" "bench_report: $D/raw.tsv:33: probe 'nosuch' is not in the probe list"
+	assert_equal "$stderr" "bench_report: $D/raw.tsv:37: probe 'nosuch' is not in the probe list"
 	run --separate-stderr python3 $REPORT "$BATS_TEST_TMPDIR/none"
 	assert_failure 1
 	assert_equal "$stderr" "bench_report: $BATS_TEST_TMPDIR/none/probes: cannot read: No such file or directory"
@@ -154,16 +165,19 @@ setup() {
 	assert_equal "$stderr" "benchrun: no probe nosuch in the list"
 }
 
-@test "make bench runs getpid and fork+exit+wait natively and under umk on both FS base paths" {
+@test "make bench runs getpid, fork+exit+wait and sleeping processes natively and under umk on both FS base paths" {
 	require_umk
-	run --separate-stderr timeout 300 make -s bench N=200 ROUNDS=1 PROBES="getpid forkwait" \
-		OUT="$D"
+	run --separate-stderr timeout 300 make -s bench N=200 ROUNDS=1 WAKES=100 \
+		PROBES="getpid forkwait sleepprocs10" OUT="$D"
 	assert_success
 	assert_line "bench: the table is $D/BENCH.md, the chart $D/bench.svg"
 	run row 'getpid (ns)'
 	assert_output --regexp '^\| getpid \(ns\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \|$'
 	run row 'fork+exit+wait (ns)'
 	assert_output --regexp '^\| fork\+exit\+wait \(ns\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \| [0-9,.]+ \([0-9,.]+–[0-9,.]+\) \|$'
+	row '10 sleeping processes, 1-20 ms sleeps (how late: median / p99, µs)' |
+		grep -qE '^(\| [^|]+ ){1}(\| [0-9,.]+ / [0-9,.]+ \([0-9,.–]+ / [0-9,.–]+\) ){3}\|$'
+	row '10 sleeping processes, 1-20 ms sleeps (CPU per wake-up, ns)' | cells 3
 	run xmllint --noout "$D/bench.svg"
 	assert_success
 	grep -qE $'^date\t[0-9]{4}-[0-9]{2}-[0-9]{2} ' "$D/meta.tsv"
@@ -240,6 +254,29 @@ cells() {
 	run --separate-stderr $H/sudfloor 500 fs
 	assert_failure
 	assert_equal "$stderr" "harness: usage: sudfloor N [fsbase]"
+}
+
+@test "sleepers in processes give their figures through the shared mapping, natively and under umk, and refuse bad input" {
+	# Each sleeping process checks its own sleeps (none early, each
+	# returning 0) and exits 0; the parent fails on any other status.
+	local re='^sleepers: 20 processes x 3 sleeps of (1000 to 20000|2000) us: overshoot median [0-9.]+ us, p99 [0-9.]+ us, [0-9]+ ns CPU per wake-up$'
+	run --separate-stderr timeout 60 $H/sleepers procs 20 3 random
+	assert_success
+	assert_output --regexp "$re"
+	run --separate-stderr timeout 120 $UMK $H/sleepers procs 20 3 random
+	assert_success
+	assert_output --regexp "$re"
+	run --separate-stderr timeout 120 $UMK $H/sleepers procs 20 3 2000
+	assert_success
+	assert_output --regexp "$re"
+	local bad
+	for bad in "procs 0 3" "procs 2 0" "procs 2 2 0" "procs 2 2 -5" "procs 2 2 rand" "procs 2" "procs"; do
+		# shellcheck disable=SC2086 # the words are the arguments
+		run --separate-stderr $H/sleepers $bad
+		assert_failure 99
+		assert_equal "${#stderr_lines[@]}" 1
+		assert_regex "$stderr" '^harness: (usage: sleepers|N, M and US must be positive)'
+	done
 }
 
 @test "sockrtt echoes every byte over each family, between threads and processes, and under umk" {
