@@ -70,6 +70,7 @@
  * stays inside what the worker owns: lengths with a buffer never exceed it
  * (huge lengths go with the end-of-page buffer), mmap, munmap, mprotect,
  * madvise and mremap addresses lie in the worker's arena or outside user space
+ * (a madvise range that does not wrap ends in the arena)
  * (mremap's MREMAP_FIXED target too, with its length), every path
  * comes from a harmless list (the host's files are read-only inside umk,
  * and /tmp and /dev/shm are umk's own, in memory), and
@@ -583,8 +584,22 @@ static int sanitize(int nr, const char *types, long *a)
 		else if (rnd() % 2)
 			a[1] = (long)PICK(0, 1, PAGE, 3 * PAGE, 1UL << 40, ~0UL);
 		break;
-	case SYS_munmap: case SYS_mprotect: case SYS_madvise:	/* DONTNEED drops pages */
+	case SYS_munmap: case SYS_mprotect:
 		arena_range(&a[0], &a[1]);
+		break;
+	case SYS_madvise:	/* DONTNEED drops pages */
+		arena_range(&a[0], &a[1]);
+		/* Linux gives every region up to start + len the advice before
+		 * it answers ENOMEM for the holes: a huge length that does not
+		 * wrap (EINVAL) would drop the worker's own pages above the
+		 * arena, its data and stack, natively too. */
+		{
+			unsigned long s = (unsigned long)a[0], e = s + (unsigned long)a[1];
+			unsigned long arena_end = (unsigned long)arena + ARENA_PAGES * PAGE;
+
+			if (s >= (unsigned long)arena && s < arena_end && e >= s && e > arena_end)
+				a[1] = (long)(arena_end - s);
+		}
 		break;
 	case SYS_mremap:	/* a moved range lands anywhere free; a fixed one in the arena */
 		arena_range(&a[0], &a[1]);
