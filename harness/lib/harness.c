@@ -127,6 +127,17 @@ const char *status_text(int status)
 	return buf;
 }
 
+pid_t fork_or_die(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", errno_name(errno));
+	return pid;
+}
+
 double now_ms(void)
 {
 	struct timespec ts;

@@ -45,6 +45,10 @@ const char *status_text(int status);
 /* CLOCK_MONOTONIC in milliseconds, read with a raw clock_gettime (no vDSO). */
 double now_ms(void);
 
+/* fork() after flushing stdout (so that the child does not print the
+ * parent's buffered lines again), dying if it fails. */
+pid_t fork_or_die(void);
+
 /* Print a message and exit 99 (a harness bug, never an expected outcome). */
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

@@ -62,15 +62,6 @@ static void sleep_ms(long ms)
 		;
 }
 
-static pid_t xfork(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		die("fork: %s", errno_name(errno));
-	return pid;
-}
-
 static int isolate(void)
 {
 	static int global = 1;
@@ -87,7 +78,7 @@ static int isolate(void)
 	strcpy(fixed, "before fork");
 	if (pipe(to_child) || pipe(to_parent))
 		die("pipe: %s", errno_name(errno));
-	pid = xfork();
+	pid = fork_or_die();
 	if (pid == 0) {
 		global = 2;
 		strcpy(fixed, "child's");
@@ -118,7 +109,7 @@ static int shared(void)
 	if (page == MAP_FAILED)
 		die("mmap: %s", errno_name(errno));
 	page[1] = 1;
-	pid = xfork();
+	pid = fork_or_die();
 	if (pid == 0) {
 		/* Wait (a shared futex: no FUTEX_PRIVATE_FLAG) for the parent
 		 * to write 2 into word 0, then answer in word 1. */
@@ -143,7 +134,7 @@ static int many(int n)
 	if (pipe(gate))
 		die("pipe: %s", errno_name(errno));
 	for (i = 0; i < n; i++) {
-		pid = xfork();
+		pid = fork_or_die();
 		if (pid == 0) {
 			char c;
 
@@ -166,7 +157,7 @@ static int many(int n)
 
 static void *fork_in_thread(void *arg)
 {
-	pid_t pid = xfork();
+	pid_t pid = fork_or_die();
 
 	if (pid == 0) {
 		/* Only this thread exists in the child: the main thread's
@@ -209,7 +200,7 @@ static int sleeping(void)
 	if (pthread_create(&t, NULL, sleeper, NULL))
 		die("pthread_create");
 	sleep_ms(100);
-	pid = xfork();
+	pid = fork_or_die();
 	if (pid == 0)
 		_exit(3);
 	printf("forked while the other thread sleeps: child %s\n",
@@ -221,7 +212,7 @@ static int sleeping(void)
 static int stopcont(void)
 {
 	int status;
-	pid_t pid = xfork();
+	pid_t pid = fork_or_die();
 
 	if (pid == 0) {
 		sleep_ms(400);
@@ -244,7 +235,7 @@ static int restart(void)
 {
 	struct timespec ts = { 0, 600 * 1000000L };
 	double t0;
-	pid_t pid = xfork();
+	pid_t pid = fork_or_die();
 	int r;
 
 	if (pid == 0) {
@@ -315,7 +306,7 @@ static int efault(void)
 
 	if (pipe(addrs) || pipe(done))
 		die("pipe: %s", errno_name(errno));
-	pid = xfork();
+	pid = fork_or_die();
 	if (pid == 0) {
 		p = mmap((void *)0x30000000UL, 4096, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
@@ -350,7 +341,7 @@ static int files(void)
 	if (zs == MAP_FAILED || zp == MAP_FAILED || sh == MAP_FAILED)
 		die("mmap: %s", errno_name(errno));
 	strcpy(sh, "the parent's");
-	pid = xfork();
+	pid = fork_or_die();
 	if (pid == 0) {
 		zs[5000] = 7;
 		strcpy(sh, "the child's");
@@ -378,7 +369,7 @@ static int heap(void)
 	if (xbrk(before + 4096) != before + 4096)
 		die("brk: no room");
 	strcpy(p, "parent heap");
-	pid = xfork();
+	pid = fork_or_die();
 	if (pid == 0) {
 		char *end = xbrk(before + 4096 + (1 << 20));
 
@@ -419,7 +410,7 @@ static int fresh(void)
 	memset(mine, 'p', len);
 	memset(mine + 2 * len, 'q', len);
 	for (round = 0; round < 4; round++) {
-		pid_t pid = xfork();
+		pid_t pid = fork_or_die();
 
 		if (pid == 0) {
 			long stale = nonzero(mine + len, len);

@@ -170,17 +170,6 @@ static int waitshow(const char *who, pid_t pid)
 	return status;
 }
 
-static pid_t fork_or_die(void)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	return pid;
-}
-
 /* The tracee's "Key:\tvalue" line of /proc/PID/status. */
 static void status_field(pid_t pid, const char *key, char *out, size_t n)
 {

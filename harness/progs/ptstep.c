@@ -117,17 +117,6 @@ static void on_usr1(int sig)
 
 /* A traced child that stops at seq_start's int3 (its SIGTRAP), runs the
  * sequence, then after() if given; its exit status is what it saw. */
-static pid_t fork_or_die(void)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	return pid;
-}
-
 static pid_t tracee(void (*after)(void))
 {
 	pid_t pid = fork_or_die();
