@@ -700,51 +700,23 @@ static int unix_socketpair(struct socket *socka, struct socket *sockb)
 	return 0;
 }
 
-/* Wait for a connection request on u's queue (Linux's skb_recv_datagram
- * as unix_accept uses it). */
-static struct sk_buff *unix_wait_request(struct socket *sock, bool noblock, int *err)
-{
-	struct unix_sock *u = unix_sk(sock);
-	s64 timeo = sock_rcvtimeo(sock, noblock);
-	struct sk_buff *skb = NULL;
-	DEFINE_WAIT(w);
-
-	*err = 0;
-	for (;;) {
-		prepare_to_wait(&sock->wq, &w, TASK_INTERRUPTIBLE);
-		skb = skb_peek(u);
-		if (skb)
-			break;
-		if (u->sk_err) {
-			*err = -u->sk_err;
-			u->sk_err = 0;
-			break;
-		}
-		if (u->shutdown & RCV_SHUTDOWN) {
-			*err = -EINVAL;	/* as Linux: a listener shut down */
-			break;
-		}
-		*err = sock_wait(&timeo, sock->rcvtimeo_ns);
-		if (*err)
-			break;
-	}
-	finish_wait(&sock->wq, &w);
-	return skb;
-}
-
 static int unix_accept(struct socket *sock, struct socket *newsock, int flags)
 {
 	struct unix_sock *u = unix_sk(sock), *tsk;
 	struct sk_buff *skb;
+	s64 timeo;
 	int err;
 
 	if (sock->type != SOCK_STREAM && sock->type != SOCK_SEQPACKET)
 		return -EOPNOTSUPP;
 	if (u->state != TCP_LISTEN)
 		return -EINVAL;
-	skb = unix_wait_request(sock, flags & O_NONBLOCK, &err);
+	/* A connection request is a message on the listener's queue (Linux's
+	 * skb_recv_datagram); none after a shutdown is EINVAL. */
+	timeo = sock_rcvtimeo(sock, flags & O_NONBLOCK);
+	skb = unix_dgram_wait(sock, &timeo, &err);
 	if (!skb)
-		return err;
+		return err ? err : -EINVAL;
 	skb_unlink(u, skb);
 	tsk = skb->embryo;
 	skb->embryo = NULL;	/* its reference is the new socket's now */

@@ -185,6 +185,11 @@ struct scm_fp_list *unix_detach_fds(struct sk_buff *skb);
 /* af_unix_msg.c: the proto_ops of sending, receiving and readiness. */
 int unix_dgram_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags);
 int unix_dgram_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags);
+/* Wait for a message on sock's queue (Linux's __skb_wait_for_more_packets
+ * in a loop, as skb_recv_datagram): the first one, or NULL with *err
+ * (0 at end of file or after a shutdown). A datagram's receive and
+ * accept, whose connection requests are messages. */
+struct sk_buff *unix_dgram_wait(struct socket *sock, s64 *timeo, int *err);
 int unix_seqpacket_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags);
 int unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *m, size_t size, int flags);
 int unix_stream_sendmsg(struct socket *sock, struct msghdr *m, size_t len, int flags);

@@ -169,9 +169,7 @@ out:
 	return err;
 }
 
-/* Wait for a message on u's queue (Linux's __skb_wait_for_more_packets
- * in a loop): the first one, or NULL with *err (0 at end of file). */
-static struct sk_buff *unix_dgram_wait(struct socket *sock, s64 *timeo, int *err)
+struct sk_buff *unix_dgram_wait(struct socket *sock, s64 *timeo, int *err)
 {
 	struct unix_sock *u = unix_sk(sock);
 	struct sk_buff *skb;
