@@ -126,6 +126,7 @@ SIGURG 1'
 	assert_line 'connects before the backlog was full: 2'
 	assert_line 'connect 3 = -1 EAGAIN'
 	assert_line 'child exit 0'
+	assert_line 'accept(shut down listener) = -1 EINVAL'
 }
 
 @test "unix sockets: SO_RCVTIMEO and SO_SNDTIMEO expire with EAGAIN and make a handler EINTR" {

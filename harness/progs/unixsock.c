@@ -871,6 +871,12 @@ static void case_backlog(void)
 	for (i = 0; i <= ok && i < 8; i++)
 		close(fds[i]);
 	close(srv);
+	/* A listener shut down for reading has no connection to wait for. */
+	srv = xsocket(SOCK_STREAM);
+	rsys(SYS_listen, srv, 1);	/* autobind */
+	show("shutdown(listener, SHUT_RD)", rsys(SYS_shutdown, srv, SHUT_RD));
+	show("accept(shut down listener)", rsys(SYS_accept, srv, 0, 0));
+	close(srv);
 	remove_dir();
 }
 
