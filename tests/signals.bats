@@ -94,19 +94,19 @@ OUT
 	assert_line 'setitimer(3) = -1 EINVAL'
 }
 
-@test "kill and sigqueue to a thread's id signal its process: the named thread takes it unless it blocks it" {
+@test "kill and rt_sigqueueinfo to a thread's id signal its process: the named thread takes it unless it blocks it" {
 	same_as_native $H/sigcalls tidkill
 	assert_output 'a thread that takes SIGUSR1:
 kill(tid, 0) = 0
 kill(tid, SIGUSR1) = 0
   handled by: the thread named
-sigqueue(tid, SIGUSR1) = 0
-  handled by: the main thread
+rt_sigqueueinfo(tid, SIGUSR1) = 0
+  handled by: the thread named
 a thread that blocks SIGUSR1:
 kill(tid, 0) = 0
 kill(tid, SIGUSR1) = 0
   handled by: the main thread
-sigqueue(tid, SIGUSR1) = 0
+rt_sigqueueinfo(tid, SIGUSR1) = 0
   handled by: the main thread
 kill(the joined thread'"'"'s tid, 0) = -1 ESRCH'
 }

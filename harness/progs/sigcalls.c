@@ -6,7 +6,7 @@
  *   itimer     alarm, setitimer/getitimer with an interval, pause + EINTR
  *   itimer-cpu ITIMER_PROF and ITIMER_VIRTUAL: signals on CPU time spent,
  *              none while asleep, not inherited by fork
- *   tidkill    kill and sigqueue to a thread's id: its process gets the
+ *   tidkill    kill and rt_sigqueueinfo to a thread's id: its process gets the
  *              signal, the named thread takes it unless it blocks it
  *   alarm-sicode  the si_code of SIGALRM from setitimer and alarm
  *   altstack   sigaltstack with SA_ONSTACK, from inside a handler and out
@@ -620,6 +620,7 @@ static const char *who(pid_t tid)
 
 static void tidkill_round(int blocks)
 {
+	siginfo_t si;
 	pthread_t t;
 
 	thread_ready = thread_done = 0;
@@ -633,7 +634,13 @@ static void tidkill_round(int blocks)
 	msleep(50);
 	printf("  handled by: %s\n", who(handled_by));
 	handled_by = 0;
-	show("sigqueue(tid, SIGUSR1)", sigqueue(thread_tid, SIGUSR1, (union sigval){ 0 }) ? -errno : 0);
+	/* The system call itself: libc's sigqueue blocks every signal around
+	 * it, so that the caller, unblocking, could take the signal before
+	 * the thread named wakes (natively, a race between two CPUs). */
+	si = (siginfo_t){ .si_signo = SIGUSR1, .si_code = SI_QUEUE };
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	show("rt_sigqueueinfo(tid, SIGUSR1)", rsys(SYS_rt_sigqueueinfo, thread_tid, SIGUSR1, &si));
 	msleep(50);
 	printf("  handled by: %s\n", who(handled_by));
 	thread_done = 1;
