@@ -587,6 +587,12 @@ static int sanitize(int nr, const char *types, long *a)
 		break;
 	case SYS_munmap: case SYS_mprotect: case SYS_madvise:	/* DONTNEED drops pages */
 		arena_range(&a[0], &a[1]);
+		/* madvise advises every region from the arena to a huge end, the
+		 * worker's own above it too, then says ENOMEM for the gaps
+		 * (Linux's madvise_walk_vmas): only MADV_NORMAL may go so far. */
+		if (nr == SYS_madvise && a[0] >= (long)arena &&
+		    (unsigned long)a[1] > ARENA_PAGES * PAGE)
+			a[2] = 0;
 		break;
 	case SYS_mremap:	/* a moved range lands anywhere free; a fixed one in the arena */
 		arena_range(&a[0], &a[1]);
