@@ -161,7 +161,8 @@ UNIT_TESTS := $(addprefix $(BUILD)/tests/,restart_decision nosud timerqueue vma_
 	pid elf_replay vsprintf hidefsgsbase.so host_socket)
 
 DYN := $(BUILD)/dyn
-DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp $(DYN)/leak $(DYN)/libaio
+DYN_PROGS := $(DYN)/libumkdyn.so $(DYN)/needlib $(DYN)/badinterp $(DYN)/leak $(DYN)/libaio \
+	$(DYN)/pthread
 
 .PHONY: all run test bench gdb deps clean plain fuzz fuzz-deps fuzz-coverage shell
 all: $(BUILD)/umk $(HARNESS_PROGS) $(UNIT_TESTS) $(ELF_SEEDS)/.stamp $(GDB_CONSTANTS) $(DYN_PROGS)
@@ -180,7 +181,8 @@ $(BUILD)/umk-eintr: harness/umk-eintr/umk-eintr.py | $(BUILD)/harness
 # it; badinterp names a PT_INTERP that does not exist; leak is valgrind's
 # patient (tests/valgrind.bats), built without optimisation so that its
 # lost block and its uninitialized read stay; libaio uses Debian's libaio
-# (tests/aio.bats).
+# (tests/aio.bats); pthread makes a thread with glibc's pthread_create
+# (tests/clone3.bats).
 $(DYN):
 	$(Q)mkdir -p $@
 
@@ -204,6 +206,10 @@ $(DYN)/leak: harness/progs/dyn/leak.c | $(DYN)
 $(DYN)/libaio: harness/progs/dyn/libaio.c | $(DYN) deps
 	@echo "  CC      $@"
 	$(Q)$(CC) -O1 -o $@ $< -laio
+
+$(DYN)/pthread: harness/progs/dyn/pthread.c | $(DYN)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O1 -pthread -o $@ $<
 
 # V=1 shows the commands.
 Q := $(if $(V),,@)

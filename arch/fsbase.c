@@ -67,6 +67,17 @@ unsigned long arch_user_hwcap2(void)
 	return have_fsgsbase ? HWCAP2_FSGSBASE : 0;
 }
 
+/* The host's ARCH_GET_GS: the CPU's GS base, which Linux reads live for
+ * the calling thread (umk's only one), wrgsbase included. */
+unsigned long arch_user_gs_base(void)
+{
+	unsigned long base;
+
+	if (host_syscall2(SYS_arch_prctl, ARCH_GET_GS, (unsigned long)&base))
+		panic("arch_user_gs_base: arch_prctl(ARCH_GET_GS) failed");
+	return base;
+}
+
 /* Load glibc's FS base (legacy path only; with FSGSBASE the stubs did). The
  * store comes after the host call: a nested interrupt in between records
  * the old cpu_fs_base in its frame, and its __restore_rt finds it equal to

@@ -7,6 +7,7 @@
  * returns to user mode through a host frame crafted there, holding a copy of
  * the parent's registers with rax = 0.
  */
+#include <umk/cred.h>
 #include <umk/entry.h>
 #include <umk/errno.h>
 #include <umk/fs.h>
@@ -25,13 +26,38 @@
 #include <umk/tty.h>
 #include <umk/uaccess.h>
 #include <umk/uapi/sched.h>
+#include <umk/sched/signal.h>
 
-/* What umk implements; namespaces, pidfds and the like are refused. */
+/* What umk implements; namespaces, pidfds and the like are refused. The
+ * exit signal is no flag: clone passes it in the flags' low byte (CSIGNAL),
+ * clone3 in a field of its own, and both hand it to kernel_clone apart.
+ * CLONE_INTO_CGROUP is taken and refused later, as Linux refuses a file
+ * that is no cgroup directory (copy_process). */
 #define CLONE_SUPPORTED                                                        \
-	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |         \
-	 CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM |           \
-	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |           \
-	 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE)
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |     \
+	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |          \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_DETACHED |         \
+	 CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_PTRACE |                  \
+	 CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP)
+
+/* The deepest nesting of pid namespaces, the most pids clone3's set_tid may
+ * name (Linux's MAX_PID_NS_LEVEL). umk has one pid namespace, level 0. */
+#define MAX_PID_NS_LEVEL 32
+
+/* What fork, vfork, clone and clone3 ask kernel_clone for (Linux's struct
+ * kernel_clone_args, include/linux/sched/task.h). */
+struct kernel_clone_args {
+	u64 flags;		/* CLONE_*, without the exit signal */
+	int exit_signal;	/* sent to the parent when the child exits; 0: none */
+	unsigned long stack;	/* the child's stack pointer; 0: the parent's */
+	unsigned long stack_size; /* clone3: stack is the lowest byte until
+				   * clone3_stack_valid points it at the top */
+	unsigned long tls;	/* CLONE_SETTLS: the child's FS base */
+	int __user *parent_tid;	/* CLONE_PARENT_SETTID */
+	int __user *child_tid;	/* CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID */
+	pid_t *set_tid;		/* clone3: the child's pid in each pid namespace, */
+	size_t set_tid_size;	/* innermost first; none when 0 */
+};
 
 /* threads-max (MAX_THREADS, include/umk/sched.h): umk's own budget of
  * kernel stacks; past it clone fails with -EAGAIN, as Linux's copy_process
@@ -133,14 +159,44 @@ static void ret_from_fork(void *arg)
 	arch_enter_user(tsk->regs);
 }
 
-static struct task_struct *copy_process(unsigned long flags, unsigned long newsp,
-					int __user *child_tid, unsigned long tls, long *err)
+/* clone3's set_tid, as Linux's alloc_pid checks it in umk's one pid
+ * namespace: one pid at most, in range, asked for by a task that may
+ * (checkpoint_restore_ns_capable), and free. 0 or the error. */
+static int check_set_tid(const struct kernel_clone_args *args)
+{
+	pid_t tid;
+
+	if (!args->set_tid_size)
+		return 0;
+	if (args->set_tid_size > 1)	/* one pid per namespace level */
+		return -EINVAL;
+	tid = args->set_tid[0];
+	if (tid < 1 || tid >= pid_max)
+		return -EINVAL;
+	if (!capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
+		return -EPERM;
+	if (find_task_by_pid(tid))
+		return -EEXIST;
+	return 0;
+}
+
+static struct task_struct *copy_process(const struct kernel_clone_args *args, long *err)
 {
 	struct task_struct *parent = current, *p;
 	struct mm_struct *mm = NULL;
+	u64 flags = args->flags;
 
+	/* A signal that came before the child exists is the parent's alone:
+	 * take it first, then make the call again (Linux's copy_process, for
+	 * a process group's signal: delivered before the fork, or after it to
+	 * both). */
+	recalc_sigpending();
+	if (signal_pending(current)) {
+		*err = -ERESTARTNOINTR;
+		return NULL;
+	}
 	/* As Linux's copy_thread: a TLS that ARCH_SET_FS would refuse. */
-	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX) {
+	if ((flags & CLONE_SETTLS) && args->tls >= TASK_SIZE_MAX) {
 		*err = -EPERM;
 		return NULL;
 	}
@@ -153,6 +209,15 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	 * (docs/linux-differences.md). */
 	if ((unsigned long)nr_threads + 1 >= rlimit(RLIMIT_NPROC)) {
 		*err = -EAGAIN;
+		return NULL;
+	}
+	*err = check_set_tid(args);
+	if (*err)
+		return NULL;
+	/* umk has no cgroup file system: no file is a cgroup directory, and
+	 * Linux's cgroup_css_set_fork refuses any other with EBADF. */
+	if (flags & CLONE_INTO_CGROUP) {
+		*err = -EBADF;
 		return NULL;
 	}
 	/* fork: a copy of the parent's address space (dup_mm). */
@@ -169,7 +234,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		*err = -ENOMEM;
 		return NULL;
 	}
-	p->pid = alloc_pid();
+	p->pid = args->set_tid_size ? args->set_tid[0] : alloc_pid();
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	p->personality = parent->personality;
 	copy_creds(p, parent);
@@ -202,6 +267,9 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		p->sighand->count++;
 	} else {
 		p->sighand = copy_sighand(parent->sighand);
+		/* clone3: handlers back to SIG_DFL, the ignored ones kept, as exec. */
+		if (flags & CLONE_CLEAR_SIGHAND)
+			flush_signal_handlers(p);
 	}
 
 	if (flags & CLONE_THREAD) {
@@ -214,7 +282,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 		p->group_leader = p;
 		p->signal = alloc_signal(parent->signal);
 		p->signal->leader = p;
-		p->exit_signal = flags & CSIGNAL;
+		p->exit_signal = args->exit_signal;
 	}
 	p->signal->nr_threads++;
 	list_add_tail(&p->thread_node, &p->signal->thread_head);
@@ -225,15 +293,15 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	if (thread_group_leader(p))
 		list_add_tail(&p->sibling, &p->real_parent->children);
 
-	p->set_child_tid = flags & CLONE_CHILD_SETTID ? child_tid : NULL;
-	p->clear_child_tid = flags & CLONE_CHILD_CLEARTID ? child_tid : NULL;
+	p->set_child_tid = flags & CLONE_CHILD_SETTID ? args->child_tid : NULL;
+	p->clear_child_tid = flags & CLONE_CHILD_CLEARTID ? args->child_tid : NULL;
 
 	p->regs = arch_init_user_frame(p, parent->regs);
 	p->regs->ax = 0;
-	if (newsp)
-		p->regs->sp = newsp;
+	if (args->stack)
+		p->regs->sp = args->stack;
 	if (flags & CLONE_SETTLS)
-		set_user_fs_base(p->regs, tls);
+		set_user_fs_base(p->regs, args->tls);
 	if (arch_setup_kthread(p, ret_from_fork, NULL))
 		panic("copy_process: no host memory for pid %d's context", p->pid);
 	list_add_tail(&p->tasks, &task_list);
@@ -253,9 +321,9 @@ void task_count_dec(void)
 	nr_threads--;
 }
 
-static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *parent_tid,
-			 int __user *child_tid, unsigned long tls)
+static long kernel_clone(const struct kernel_clone_args *args)
 {
+	u64 flags = args->flags;
 	struct completion vfork;
 	struct task_struct *p;
 	long err = 0;
@@ -273,8 +341,8 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		return -EINVAL;
 
 	/* The PTRACE_EVENT_* the tracer asked to see for this clone, if any. */
-	trace = ptrace_clone_event(flags, flags & CSIGNAL);
-	p = copy_process(flags, newsp, child_tid, tls, &err);
+	trace = ptrace_clone_event(flags, args->exit_signal);
+	p = copy_process(args, &err);
 	if (!p)
 		return err;
 	ptrace_init_task(p, trace || (flags & CLONE_PTRACE));
@@ -283,7 +351,7 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		   "%s %d (mm %u%s)", flags & CLONE_THREAD ? "thread" : "fork", pid, p->mm->id,
 		   flags & CLONE_VM ? ", shared" : ", copied");
 	if (flags & CLONE_PARENT_SETTID)
-		put_user(pid, parent_tid);
+		put_user(pid, args->parent_tid);
 	if (flags & CLONE_VFORK) {
 		init_completion(&vfork);
 		p->vfork_done = &vfork;
@@ -307,20 +375,128 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	return pid;
 }
 
+/* clone's flags are 32 bits, the low byte the exit signal; the upper half
+ * of the register is ignored, as Linux's lower_32_bits. */
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls)
 {
-	return kernel_clone(clone_flags, newsp, parent_tidptr, child_tidptr, tls);
+	struct kernel_clone_args args = {
+		.flags = (u32)clone_flags & ~CSIGNAL,
+		.exit_signal = clone_flags & CSIGNAL,
+		.stack = newsp,
+		.tls = tls,
+		.parent_tid = parent_tidptr,
+		.child_tid = child_tidptr,
+	};
+
+	return kernel_clone(&args);
+}
+
+/* clone3's struct (Linux's copy_clone_args_from_user): any size from the
+ * first version's up to a page, the fields umk does not know zero. */
+static long copy_clone_args_from_user(struct kernel_clone_args *kargs,
+				      struct clone_args __user *uargs, size_t usize)
+{
+	struct clone_args args;
+	long err;
+
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	if (usize < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	err = copy_struct_from_user(&args, sizeof(args), uargs, usize);
+	if (err)
+		return err;
+	if (args.set_tid_size > MAX_PID_NS_LEVEL)
+		return -EINVAL;
+	if (!args.set_tid != !args.set_tid_size)
+		return -EINVAL;
+	/* a signal number, in CSIGNAL's byte (valid_signal) */
+	if ((args.exit_signal & ~(u64)CSIGNAL) || args.exit_signal > _NSIG)
+		return -EINVAL;
+	/* an fd (INT_MAX at most), in the third version's field */
+	if ((args.flags & CLONE_INTO_CGROUP) &&
+	    (args.cgroup > 0x7fffffff || usize < CLONE_ARGS_SIZE_VER2))
+		return -EINVAL;
+
+	kargs->flags = args.flags;
+	kargs->exit_signal = args.exit_signal;
+	kargs->stack = args.stack;
+	kargs->stack_size = args.stack_size;
+	kargs->tls = args.tls;
+	kargs->parent_tid = (int __user *)args.parent_tid;
+	kargs->child_tid = (int __user *)args.child_tid;
+	kargs->set_tid_size = args.set_tid_size;
+	if (args.set_tid_size &&
+	    copy_from_user(kargs->set_tid, (const void __user *)args.set_tid,
+			   args.set_tid_size * sizeof(pid_t)))
+		return -EFAULT;
+	return 0;
+}
+
+/* clone3's stack is given by its lowest byte and its size, both or neither,
+ * inside the user address space (Linux's access_ok, a range check: the
+ * memory need not be mapped yet); the child starts at its top. */
+static bool clone3_stack_valid(struct kernel_clone_args *kargs)
+{
+	if (!kargs->stack)
+		return !kargs->stack_size;
+	if (!kargs->stack_size)
+		return false;
+	if (kargs->stack_size >= TASK_SIZE_MAX ||
+	    kargs->stack >= TASK_SIZE_MAX - kargs->stack_size)
+		return false;
+	kargs->stack += kargs->stack_size;
+	return true;
+}
+
+/* Linux's clone3_args_valid: clone3 has no use for the bits clone spent on
+ * the exit signal and CLONE_DETACHED (CSIGNAL's but CLONE_NEWTIME, a
+ * namespace umk refuses in kernel_clone). */
+static bool clone3_args_valid(struct kernel_clone_args *kargs)
+{
+	if (kargs->flags & ~(0xffffffffULL | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
+		return false;
+	if (kargs->flags & (CLONE_DETACHED | (CSIGNAL & ~CLONE_NEWTIME)))
+		return false;
+	if ((kargs->flags & (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND)) ==
+	    (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND))
+		return false;
+	/* a thread or a sibling signals its parent's parent, as the parent does */
+	if ((kargs->flags & (CLONE_THREAD | CLONE_PARENT)) && kargs->exit_signal)
+		return false;
+	return clone3_stack_valid(kargs);
+}
+
+long sys_clone3(struct clone_args __user *uargs, size_t size)
+{
+	pid_t set_tid[MAX_PID_NS_LEVEL];
+	struct kernel_clone_args kargs = { .set_tid = set_tid };
+	long err;
+
+	err = copy_clone_args_from_user(&kargs, uargs, size);
+	if (err)
+		return err;
+	if (!clone3_args_valid(&kargs))
+		return -EINVAL;
+	return kernel_clone(&kargs);
 }
 
 long sys_fork(void)
 {
-	return kernel_clone(SIGCHLD, 0, NULL, NULL, 0);
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
+
+	return kernel_clone(&args);
 }
 
 long sys_vfork(void)
 {
-	return kernel_clone(CLONE_VFORK | CLONE_VM | SIGCHLD, 0, NULL, NULL, 0);
+	struct kernel_clone_args args = {
+		.flags = CLONE_VFORK | CLONE_VM,
+		.exit_signal = SIGCHLD,
+	};
+
+	return kernel_clone(&args);
 }
 
 /* The task gives up its memory (exit, exec): tell a vfork parent, and clear

@@ -280,9 +280,12 @@ long sys_uname(struct new_utsname __user *name)
 }
 
 /* The FS base lives in the trap frame (arch/: loaded on the way out). GS is
- * not switched by umk's entry code, and nothing in umk uses it. As Linux, a
- * base outside the user address space is refused: the CPU would fault on
- * loading a non-canonical one. */
+ * not switched by umk's entry code, and nothing in umk uses it: one base
+ * for every task, the host's (0 unless a program ran wrgsbase), which
+ * ARCH_GET_GS reads and ARCH_SET_GS may not change
+ * (docs/linux-differences.md). As Linux, an FS base outside the user
+ * address space is refused: the CPU would fault on loading a
+ * non-canonical one. */
 long do_arch_prctl_64(struct task_struct *task, int option, unsigned long arg2)
 {
 	struct pt_regs *regs = task->regs;
@@ -295,6 +298,8 @@ long do_arch_prctl_64(struct task_struct *task, int option, unsigned long arg2)
 		return 0;
 	case ARCH_GET_FS:
 		return put_user(user_fs_base(regs), (unsigned long __user *)arg2);
+	case ARCH_GET_GS:
+		return put_user(arch_user_gs_base(), (unsigned long __user *)arg2);
 	default:
 		return -EINVAL;
 	}

@@ -57,8 +57,8 @@ NF == 0 {
 		fail("an entry point needs a trace format (\"-\" for no arguments)")
 	if (NF == 4 && $3 !~ /^sys_[a-z0-9_]+$/)
 		fail("the entry point is not sys_<name>, nor \"-\" alone for an unimplemented call")
-	if (NF == 4 && $4 != "-" && ($4 !~ /^[duxopsbtScAFTamf]+$/ || length($4) > 6))
-		fail("the trace format is not one to six of the letters duxopsbtScAFTamf, nor \"-\"")
+	if (NF == 4 && $4 != "-" && ($4 !~ /^[duxopsbtScAFTamfC]+$/ || length($4) > 6))
+		fail("the trace format is not one to six of the letters duxopsbtScAFTamfC, nor \"-\"")
 	seen[$2] = nr
 	last = nr
 	names[nr] = $2

@@ -67,6 +67,15 @@ every handler ran on a worker, in its own TLS: yes"
 	assert_line "clone(CLONE_VM|CLONE_SETTLS|SIGCHLD, tls 1 << 47) = -1 EPERM"
 }
 
+@test "ARCH_GET_GS answers the GS base, 0 for a program that never set it, on both paths" {
+	for p in "${PATHS[@]}"; do
+		same_as_native $p $H/fsbase gs
+	done
+	assert_output 'arch_prctl(ARCH_GET_GS, &base) = 0
+base: 0
+arch_prctl(ARCH_GET_GS, 8) = -1 EFAULT'
+}
+
 # host_calls FILE: the host system calls in an strace -c summary, less
 # rt_sigreturn (one per trap, the floor).
 host_calls() {

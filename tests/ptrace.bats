@@ -99,6 +99,15 @@ enter-stop read
 	assert_output --partial '  exit-stop ppoll = ERESTARTNOHAND'
 	assert_output --partial '  exit-stop pause = ERESTARTNOHAND'
 	assert_output --partial '  exit-stop poll = ERESTART_RESTARTBLOCK'
+	# a signal pending as clone3 starts: ERESTARTNOINTR, then the call again
+	assert_output --partial 'clone3 entered with SIGUSR1 pending, a handler:
+enter-stop clone3
+  exit-stop clone3 = ERESTARTNOINTR
+  stopped SIGUSR1
+  enter-stop rt_sigreturn
+  exit-stop syscall_-1 = 435
+  enter-stop clone3
+  exit-stop clone3 = EBADF'
 }
 
 @test "ptrace: PTRACE_O_TRACEFORK follows a new child, TRACEEXIT reports exits, the real parent reaps after the tracer" {
@@ -249,6 +258,11 @@ same_gdb() {
 	assert_line 'C1 exit(3) = ?'
 	assert_line 'C1 +++ exited with 3 +++'
 	assert_line 'M wait4(PID, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = PID'
+}
+
+@test "strace -f: glibc's pthread_create makes its thread with clone3, as natively" {
+	same_strace -f -qq -e trace=clone3,clone $B/dyn/pthread
+	assert_output --regexp '^M clone3\(\{flags=CLONE_VM\|CLONE_FS\|CLONE_FILES\|CLONE_SIGHAND\|CLONE_THREAD\|CLONE_SYSVSEM\|CLONE_SETTLS\|CLONE_PARENT_SETTID\|CLONE_CHILD_CLEARTID, child_tid=0xADDR, parent_tid=0xADDR, exit_signal=0, stack=0xADDR, stack_size=0xADDR, tls=0xADDR\} => \{parent_tid=\[PID\]\}, 88\) = PID$'
 }
 
 @test "strace -f: a nanosleep stopped by SIGTSTP and continued resumes through restart_syscall" {

@@ -34,7 +34,8 @@
  * words with unknown bits. What a worker must not do is kept out, each for
  * its reason:
  *   exit, exit_group      would end the worker before its calls are made
- *   execve, clone, vfork  would replace it or run a second task on its
+ *   execve, clone, clone3, vfork
+ *                         would replace it or run a second task on its
  *                         memory and canaries
  *   fork                  each child would fuzz on, unchecked, and fork
  *                         again (tests/process.bats tests fork)
@@ -531,7 +532,8 @@ static int sanitize(int nr, const char *types, long *a)
 			a[i] = 99;
 	}
 	switch (nr) {
-	case SYS_exit: case SYS_exit_group: case SYS_execve: case SYS_clone: case SYS_vfork:
+	case SYS_exit: case SYS_exit_group: case SYS_execve: case SYS_clone:
+	case SYS_clone3: case SYS_vfork:
 	case SYS_fork: case SYS_rt_sigreturn: case SYS_rseq: case SYS_ptrace:
 		return 0;
 	case SYS_process_vm_readv: case SYS_process_vm_writev:

@@ -1,4 +1,4 @@
-/* fsbase guard | fsbase hwcap | fsbase eperm: the FS base, seen from user
+/* fsbase guard | fsbase hwcap | fsbase eperm | fsbase gs: the FS base, seen from user
  * mode (docs/design.md, "The FS base").
  *
  * guard: points the FS base at a poisoned area and, using raw system calls
@@ -13,7 +13,9 @@
  * hwcap: what AT_HWCAP2 says of FSGSBASE and, where it says yes, whether a
  *   base set with wrfsbase survives traps, as it must.
  * eperm: ARCH_SET_FS and clone's TLS outside the user address space are
- *   refused with EPERM (Linux: TASK_SIZE_MAX). */
+ *   refused with EPERM (Linux: TASK_SIZE_MAX).
+ * gs: ARCH_GET_GS of a program that never set its GS base: 0, and EFAULT
+ *   for a pointer to nowhere. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdbool.h>
@@ -29,6 +31,7 @@
 
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
 #define HWCAP2_FSGSBASE (1 << 1)
 #define AREA_WORDS 8192		/* 64 KiB, the FS base in the middle */
 
@@ -164,6 +167,16 @@ static int eperm(void)
 	return 0;
 }
 
+static int gs(void)
+{
+	unsigned long base = 1;
+
+	show("arch_prctl(ARCH_GET_GS, &base)", rsys(SYS_arch_prctl, ARCH_GET_GS, &base));
+	printf("base: %#lx\n", base);
+	show("arch_prctl(ARCH_GET_GS, 8)", rsys(SYS_arch_prctl, ARCH_GET_GS, 8));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -173,5 +186,7 @@ int main(int argc, char **argv)
 		return hwcap();
 	if (argc == 2 && !strcmp(argv[1], "eperm"))
 		return eperm();
-	die("usage: fsbase guard|hwcap|eperm");
+	if (argc == 2 && !strcmp(argv[1], "gs"))
+		return gs();
+	die("usage: fsbase guard|hwcap|eperm|gs");
 }

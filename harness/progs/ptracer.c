@@ -27,7 +27,10 @@
  *             continued (restart_syscall next), a pipe read with and
  *             without SA_RESTART (ERESTARTSYS), poll (ERESTART_RESTARTBLOCK
  *             even without a timeout: do_restart_poll), ppoll and pause
- *             (ERESTARTNOHAND)
+ *             (ERESTARTNOHAND); a clone3 entered with a signal pending
+ *             (sent at its enter-stop): ERESTARTNOINTR before any child
+ *             exists, the handler, then the call again (it asks for a
+ *             cgroup that "/" is not: EBADF, whatever the restart)
  *   fork      PTRACE_O_TRACEFORK: the event, GETEVENTMSG, the new child
  *             traced and stopped, TRACEEXIT's event, the grandchild's exit
  *             seen by the tracer, then by its real parent
@@ -42,6 +45,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -130,6 +134,7 @@ static const char *sysname(long nr)
 	case SYS_exit_group: return "exit_group";
 	case SYS_restart_syscall: return "restart_syscall";
 	case SYS_kill: return "kill";
+	case SYS_clone3: return "clone3";
 	}
 	snprintf(buf, sizeof(buf), "syscall_%ld", nr);
 	return buf;
@@ -578,7 +583,7 @@ static int step(pid_t pid, int sig)
 static volatile long restart_ret;
 
 enum { NANOSLEEP_HANDLER, NANOSLEEP_STOP, READ_HANDLER, READ_RESTART, POLL_HANDLER,
-       PPOLL_HANDLER, PAUSE_HANDLER };
+       PPOLL_HANDLER, PAUSE_HANDLER, CLONE3_PENDING };
 
 static void restart_one(int kind, const char *title)
 {
@@ -592,6 +597,8 @@ static void restart_one(int kind, const char *title)
 	if (pid == 0) {
 		struct timespec ts = { 0, 300 * 1000 * 1000 };
 		struct pollfd { int fd; short events, revents; } pfd = { fds[0], 1, 0 };
+		/* struct clone_args: CLONE_INTO_CGROUP, exit_signal, cgroup */
+		unsigned long long cl[11] = { [0] = 1ULL << 33, [4] = SIGCHLD };
 		char c;
 
 		pt(PTRACE_TRACEME, 0, 0, 0);
@@ -614,6 +621,10 @@ static void restart_one(int kind, const char *title)
 			break;
 		case PAUSE_HANDLER:
 			restart_ret = rsys0(SYS_pause);
+			break;
+		case CLONE3_PENDING:
+			cl[10] = open("/", O_RDONLY | O_DIRECTORY);
+			restart_ret = rsys(SYS_clone3, cl, sizeof(cl));
 			break;
 		}
 		rsys(SYS_kill, getpid(), SIGUSR2);
@@ -640,16 +651,25 @@ static void restart_one(int kind, const char *title)
 	case PAUSE_HANDLER:
 		to_enter(pid, SYS_pause);
 		break;
+	case CLONE3_PENDING:
+		to_enter(pid, SYS_clone3);
+		break;
 	}
-	pt(PTRACE_SYSCALL, pid, 0, 0);
-	wait_asleep(pid);
-	kill(pid, kind == NANOSLEEP_STOP ? SIGSTOP : SIGUSR1);
-	st = rsys(SYS_wait4, pid, &st, __WALL, 0) == pid ? st : 0;
-	{
-		struct user_regs_struct r;
+	if (kind == CLONE3_PENDING) {
+		/* pending when the call starts: it never sleeps */
+		kill(pid, SIGUSR1);
+		st = step(pid, 0);		/* its exit-stop */
+	} else {
+		pt(PTRACE_SYSCALL, pid, 0, 0);
+		wait_asleep(pid);
+		kill(pid, kind == NANOSLEEP_STOP ? SIGSTOP : SIGUSR1);
+		st = rsys(SYS_wait4, pid, &st, __WALL, 0) == pid ? st : 0;
+		{
+			struct user_regs_struct r;
 
-		pt(PTRACE_GETREGS, pid, 0, (long)&r);
-		printf("  exit-stop %s = %s\n", sysname(r.orig_rax), rax_name(r.rax));
+			pt(PTRACE_GETREGS, pid, 0, (long)&r);
+			printf("  exit-stop %s = %s\n", sysname(r.orig_rax), rax_name(r.rax));
+		}
 	}
 	st = step(pid, 0);			/* the signal-delivery-stop */
 	if (kind == NANOSLEEP_STOP) {
@@ -661,6 +681,10 @@ static void restart_one(int kind, const char *title)
 	} else {
 		st = step(pid, SIGUSR1);	/* the handler runs: enter rt_sigreturn */
 		st = step(pid, 0);		/* its exit */
+		if (kind == CLONE3_PENDING) {
+			st = step(pid, 0);	/* the clone3 again */
+			st = step(pid, 0);
+		}
 		if (kind == READ_RESTART) {
 			st = step(pid, 0);	/* the read again */
 			if (write(fds[1], "x", 1) != 1)
@@ -687,6 +711,7 @@ static void case_restart(void)
 	restart_one(POLL_HANDLER, "poll without timeout, SIGUSR1 handler:");
 	restart_one(PPOLL_HANDLER, "ppoll without timeout, SIGUSR1 handler:");
 	restart_one(PAUSE_HANDLER, "pause, SIGUSR1 handler:");
+	restart_one(CLONE3_PENDING, "clone3 entered with SIGUSR1 pending, a handler:");
 }
 
 /* ---- fork ---- */

@@ -36,6 +36,7 @@
 #define CAP_LEASE 28
 #define CAP_MAC_OVERRIDE 32
 #define CAP_WAKE_ALARM 35
+#define CAP_CHECKPOINT_RESTORE 40
 #define CAP_LAST_CAP 40
 #define CAP_FULL_SET ((1ULL << (CAP_LAST_CAP + 1)) - 1)
 /* What a change of fsuid to or from 0 drops or raises (CAP_FS_MASK). */

@@ -275,6 +275,9 @@ int os_mmap_file(void *addr, size_t len, int prot, int fd, u64 off, bool shared)
 /* AT_HWCAP2 for programs: HWCAP2_FSGSBASE only when they may change their
  * FS base with wrfsbase, that is when umk reads it back at every entry. */
 unsigned long arch_user_hwcap2(void);
+/* The GS base user mode runs with: the host's, which umk neither switches
+ * between tasks nor lets a program set but by wrgsbase (FSGSBASE hosts). */
+unsigned long arch_user_gs_base(void);
 
 /* ---- arch/render.c: the trace's renderers (harness/umk-trace) ---- */
 

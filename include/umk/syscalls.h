@@ -19,6 +19,7 @@ struct rusage;
 struct tms;
 struct sysinfo;
 struct new_utsname;
+struct clone_args;
 
 /* kernel/fs/read_write.c, kernel/fs/file.c, kernel/fs/pipe.c, kernel/fs/ioctl.c,
  * kernel/fs/fcntl.c */
@@ -260,6 +261,7 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 /* kernel/fork.c */
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls);
+long sys_clone3(struct clone_args __user *uargs, size_t size);
 long sys_fork(void);
 long sys_vfork(void);
 

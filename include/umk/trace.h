@@ -59,7 +59,9 @@ struct trace_fields {
 	const char *what;	/* a string with static lifetime */
 };
 
-#define TRACE_MSG_LEN 200
+/* Room for the longest details, a clone3 of a glibc thread (about 230
+ * bytes); an entry is 384 bytes with 200 as with 256. */
+#define TRACE_MSG_LEN 256
 #define TRACE_RING_SIZE 4096	/* entries; a power of two */
 
 /* Who a task event's task is, as perf's COMM and FORK records say it:

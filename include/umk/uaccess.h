@@ -62,4 +62,10 @@ static inline unsigned long clear_user(void __user *to, unsigned long n)
  * count bytes. */
 long strncpy_from_user(char *dst, const char __user *src, long count);
 
+/* A struct that grows by versions (clone3's clone_args): usize bytes of the
+ * caller's into the kernel's ksize. A shorter one is zero-extended; a longer
+ * one is taken only if the bytes past ksize are zero, else -E2BIG (they ask
+ * for something this kernel does not know). 0, -E2BIG or -EFAULT. */
+int copy_struct_from_user(void *dst, size_t ksize, const void __user *src, size_t usize);
+
 #endif

@@ -15,6 +15,7 @@
 #include <umk/trace.h>
 #include <umk/uaccess.h>
 #include <umk/unistd.h>
+#include <umk/uapi/sched.h>
 
 /* Append s to the trace line, escaped as strace does, at most max bytes. */
 static int put_escaped(char *out, size_t n, const char *s, size_t len, size_t max)
@@ -40,11 +41,36 @@ static int put_escaped(char *out, size_t n, const char *s, size_t len, size_t ma
 	return o;
 }
 
+/* A flag word by name, A|B|C as strace shows it: the bits no name covers
+ * as a number after them, 0 as 0. */
+struct flag_name {
+	u64 flag;
+	const char *name;
+};
+
+static int decode_flag_names(char *out, size_t n, u64 v, const struct flag_name *names,
+			     size_t count)
+{
+	size_t i, o = 0;
+	bool any = false;
+
+	for (i = 0; i < count && o < n; i++) {
+		if (!(v & names[i].flag))
+			continue;
+		o += ksnprintf(out + o, n - o, "%s%s", any ? "|" : "", names[i].name);
+		v &= ~names[i].flag;
+		any = true;
+	}
+	if (o < n && (v || !any))
+		o += ksnprintf(out + o, n - o, "%s%#llx", any ? "|" : "", (unsigned long long)v);
+	return o;
+}
+
 /* A sigaction as {handler, flags}: what umk-eintr reads to know a
  * process's handlers and their SA_RESTART (harness/umk-eintr/). */
 static int decode_sigaction(char *out, size_t n, const void __user *p)
 {
-	static const struct { unsigned long flag; const char *name; } flags[] = {
+	static const struct flag_name flags[] = {
 		{ SA_NOCLDSTOP, "SA_NOCLDSTOP" }, { SA_NOCLDWAIT, "SA_NOCLDWAIT" },
 		{ SA_SIGINFO, "SA_SIGINFO" }, { SA_RESUME, "SA_RESUME" },
 		{ SA_RESTORER, "SA_RESTORER" }, { SA_ONSTACK, "SA_ONSTACK" },
@@ -52,9 +78,7 @@ static int decode_sigaction(char *out, size_t n, const void __user *p)
 		{ SA_RESETHAND, "SA_RESETHAND" },
 	};
 	struct { void __user *handler; unsigned long flags; } sa;
-	unsigned long rest;
-	size_t i, o;
-	bool any = false;
+	size_t o;
 
 	if (copy_from_user(&sa, p, sizeof(sa)))
 		return -1;
@@ -64,16 +88,8 @@ static int decode_sigaction(char *out, size_t n, const void __user *p)
 		o = ksnprintf(out, n, "{SIG_IGN, ");
 	else
 		o = ksnprintf(out, n, "{%#lx, ", (unsigned long)sa.handler);
-	rest = sa.flags;
-	for (i = 0; i < ARRAY_SIZE(flags) && o < n; i++) {
-		if (!(rest & flags[i].flag))
-			continue;
-		o += ksnprintf(out + o, n - o, "%s%s", any ? "|" : "", flags[i].name);
-		rest &= ~flags[i].flag;
-		any = true;
-	}
-	if (o < n && (rest || !any))
-		o += ksnprintf(out + o, n - o, "%s%#lx", any ? "|" : "", rest);
+	if (o < n)
+		o += decode_flag_names(out + o, n - o, sa.flags, flags, ARRAY_SIZE(flags));
 	if (o < n)
 		o += ksnprintf(out + o, n - o, "}");
 	return o;
@@ -124,7 +140,7 @@ static int decode_socktype(char *out, size_t n, unsigned long v)
 
 static int decode_msg_flags(char *out, size_t n, unsigned long v)
 {
-	static const struct { unsigned long flag; const char *name; } flags[] = {
+	static const struct flag_name flags[] = {
 		{ MSG_OOB, "MSG_OOB" }, { MSG_PEEK, "MSG_PEEK" }, { MSG_DONTROUTE, "MSG_DONTROUTE" },
 		{ MSG_CTRUNC, "MSG_CTRUNC" }, { MSG_TRUNC, "MSG_TRUNC" },
 		{ MSG_DONTWAIT, "MSG_DONTWAIT" }, { MSG_EOR, "MSG_EOR" },
@@ -132,19 +148,8 @@ static int decode_msg_flags(char *out, size_t n, unsigned long v)
 		{ MSG_MORE, "MSG_MORE" }, { MSG_WAITFORONE, "MSG_WAITFORONE" },
 		{ MSG_CMSG_CLOEXEC, "MSG_CMSG_CLOEXEC" },
 	};
-	size_t i, o = 0;
-	bool any = false;
 
-	for (i = 0; i < ARRAY_SIZE(flags) && o < n; i++) {
-		if (!(v & flags[i].flag))
-			continue;
-		o += ksnprintf(out + o, n - o, "%s%s", any ? "|" : "", flags[i].name);
-		v &= ~flags[i].flag;
-		any = true;
-	}
-	if (o < n && (v || !any))
-		o += ksnprintf(out + o, n - o, "%s%#lx", any ? "|" : "", v);
-	return o;
+	return decode_flag_names(out, n, v, flags, ARRAY_SIZE(flags));
 }
 
 /* An address of len bytes: -1 when it cannot be read. */
@@ -172,6 +177,46 @@ static int decode_sockaddr(char *out, size_t n, const void __user *p, unsigned l
 	}
 	if (o < n)
 		o += ksnprintf(out + o, n - o, "}");
+	return o;
+}
+
+/* clone3's struct of size bytes as strace shows it, {flags=CLONE_VM|...,
+ * exit_signal=SIGCHLD, stack=..., stack_size=..., tls=...}: the first
+ * version's fields that say what the child is. -1 when it cannot be read,
+ * or is too short to be one. */
+static int decode_clone_args(char *out, size_t n, const void __user *p, unsigned long size)
+{
+	static const struct flag_name flags[] = {
+		{ CLONE_VM, "CLONE_VM" }, { CLONE_FS, "CLONE_FS" },
+		{ CLONE_FILES, "CLONE_FILES" }, { CLONE_SIGHAND, "CLONE_SIGHAND" },
+		{ CLONE_PIDFD, "CLONE_PIDFD" }, { CLONE_PTRACE, "CLONE_PTRACE" },
+		{ CLONE_VFORK, "CLONE_VFORK" }, { CLONE_PARENT, "CLONE_PARENT" },
+		{ CLONE_THREAD, "CLONE_THREAD" }, { CLONE_SYSVSEM, "CLONE_SYSVSEM" },
+		{ CLONE_SETTLS, "CLONE_SETTLS" }, { CLONE_PARENT_SETTID, "CLONE_PARENT_SETTID" },
+		{ CLONE_CHILD_CLEARTID, "CLONE_CHILD_CLEARTID" },
+		{ CLONE_UNTRACED, "CLONE_UNTRACED" }, { CLONE_CHILD_SETTID, "CLONE_CHILD_SETTID" },
+		{ CLONE_CLEAR_SIGHAND, "CLONE_CLEAR_SIGHAND" },
+		{ CLONE_INTO_CGROUP, "CLONE_INTO_CGROUP" },
+	};
+	struct clone_args args;
+	const char *sig;
+	size_t o;
+
+	if (size < CLONE_ARGS_SIZE_VER0 || copy_from_user(&args, p, CLONE_ARGS_SIZE_VER0))
+		return -1;
+	o = ksnprintf(out, n, "{flags=");
+	if (o < n)
+		o += decode_flag_names(out + o, n - o, args.flags, flags, ARRAY_SIZE(flags));
+	sig = args.exit_signal <= _NSIG ? signal_name((int)args.exit_signal) : NULL;
+	if (o < n)
+		o += sig ? ksnprintf(out + o, n - o, ", exit_signal=%s", sig)
+			 : ksnprintf(out + o, n - o, ", exit_signal=%llu",
+				     (unsigned long long)args.exit_signal);
+	if (o < n)
+		o += ksnprintf(out + o, n - o, ", stack=%#llx, stack_size=%#llx, tls=%#llx}",
+			       (unsigned long long)args.stack,
+			       (unsigned long long)args.stack_size,
+			       (unsigned long long)args.tls);
 	return o;
 }
 
@@ -244,6 +289,10 @@ static int decode_arg(char *out, size_t n, char fmt, unsigned long v, unsigned l
 		return decode_fcntl_cmd(out, n, (unsigned int)v);
 	case 'a':
 		if ((r = decode_sockaddr(out, n, (const void __user *)v, next)) < 0)
+			break;
+		return r;
+	case 'C':
+		if ((r = decode_clone_args(out, n, (const void __user *)v, next)) < 0)
 			break;
 		return r;
 	case 'x':

@@ -5,6 +5,8 @@
 #ifndef UMK_UAPI_SCHED_H
 #define UMK_UAPI_SCHED_H
 
+#include <umk/types.h>
+
 #define CSIGNAL 0x000000ff
 #define CLONE_VM 0x00000100
 #define CLONE_FS 0x00000200
@@ -23,6 +25,30 @@
 #define CLONE_DETACHED 0x00400000
 #define CLONE_UNTRACED 0x00800000
 #define CLONE_CHILD_SETTID 0x01000000
+#define CLONE_NEWTIME 0x00000080	/* clone3 only: CSIGNAL's bits there */
+/* clone3 only: above clone's 32 bits. */
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL
+#define CLONE_INTO_CGROUP 0x200000000ULL
+
+/* clone3's argument (include/uapi/linux/sched.h): every field 64 bits, the
+ * pointers as integers. Each version of the struct adds fields at its end;
+ * the caller passes the size it knows (CLONE_ARGS_SIZE_VER*). */
+struct clone_args {
+	u64 flags;
+	u64 pidfd;		/* CLONE_PIDFD: where the pidfd goes */
+	u64 child_tid;		/* CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID */
+	u64 parent_tid;		/* CLONE_PARENT_SETTID */
+	u64 exit_signal;	/* what clone has in CSIGNAL */
+	u64 stack;		/* lowest byte of the child's stack */
+	u64 stack_size;
+	u64 tls;		/* CLONE_SETTLS */
+	u64 set_tid;		/* an array of pids, one per pid namespace level */
+	u64 set_tid_size;
+	u64 cgroup;		/* CLONE_INTO_CGROUP: a cgroup directory's fd */
+};
+#define CLONE_ARGS_SIZE_VER0 64	/* up to tls */
+#define CLONE_ARGS_SIZE_VER1 80	/* set_tid, set_tid_size */
+#define CLONE_ARGS_SIZE_VER2 88	/* cgroup */
 
 #define SCHED_NORMAL 0
 #define SCHED_FIFO 1
