@@ -654,6 +654,11 @@ static void tidkill(void)
 	tidkill_round(0);
 	printf("a thread that blocks SIGUSR1:\n");
 	tidkill_round(1);
+	/* pthread_join returns once the kernel clears the thread's tid word,
+	 * on its way out: until it is reaped, a moment later (on another
+	 * CPU, natively), its id still names it. */
+	for (int i = 0; i < 1000 && rsys(SYS_kill, thread_tid, 0) == 0; i++)
+		msleep(1);
 	show("kill(the joined thread's tid, 0)", rsys(SYS_kill, thread_tid, 0));
 }
 
