@@ -27,6 +27,13 @@ setup() {
 
 teardown() {
 	tmux -L "$TM" kill-server 2>/dev/null || true
+	# kill-server returns before the server has ended: a new session on
+	# its socket meanwhile fails with "server exited unexpectedly"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		pgrep -f -- "-L $TM " >/dev/null || break
+		sleep 0.02
+	done
 }
 
 # screen: the pane's text, history included, wrapped lines joined, without
