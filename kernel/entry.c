@@ -60,14 +60,21 @@ void exit_to_user_mode_loop(struct pt_regs *regs)
 	vtime_user_enter(current);
 }
 
+/* Linux's enter_from_user_mode: the task's user time stops, and its
+ * registers are regs, in the host frame of the trap; orig_ax is the
+ * system call's number, -1 for an interrupt or an exception. */
+static void enter_from_user_mode(struct pt_regs *regs, long orig_ax)
+{
+	vtime_user_exit(current);
+	current->regs = regs;
+	current->orig_ax = orig_ax;
+}
+
 void do_syscall_64(struct pt_regs *regs, long nr)
 {
-	struct task_struct *tsk = current;
 	bool traced = current_thread_info()->flags & (_TIF_SYSCALL_TRACE | _TIF_SYSCALL_EMU);
 
-	vtime_user_exit(tsk);
-	tsk->regs = regs;
-	tsk->orig_ax = nr;
+	enter_from_user_mode(regs, nr);
 	resume_syscall_entry();
 	/* ptrace's syscall-enter-stop may change the call, or skip it (-1);
 	 * PTRACE_SYSEMU always skips it. */
@@ -84,17 +91,13 @@ void do_syscall_64(struct pt_regs *regs, long nr)
 
 void irqentry_exit_to_user(struct pt_regs *regs)
 {
-	vtime_user_exit(current);
-	current->regs = regs;
-	current->orig_ax = -1;
+	enter_from_user_mode(regs, -1);
 	exit_to_user_mode_loop(regs);
 }
 
 void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long addr)
 {
-	vtime_user_exit(current);
-	current->regs = regs;
-	current->orig_ax = -1;
+	enter_from_user_mode(regs, -1);
 	/* A page fault (not a general protection fault's SI_KERNEL) */
 	if (signo == SIGSEGV && (code == SEGV_MAPERR || code == SEGV_ACCERR) &&
 	    !do_user_addr_fault(addr, &code)) {
@@ -110,8 +113,7 @@ void exc_user_fault(struct pt_regs *regs, int signo, int code, unsigned long add
  * si_code says which (TRAP_TRACE: a single step, kernel/step.c). */
 void exc_debug_user(struct pt_regs *regs, int si_code)
 {
-	current->regs = regs;
-	current->orig_ax = -1;
+	enter_from_user_mode(regs, -1);
 	trace_with(TR_FAULT, &(struct trace_fields){ .sig = SIGTRAP }, "SIGTRAP addr=0x%lx", regs->ip);
 	send_sigtrap(regs, si_code);
 	exit_to_user_mode_loop(regs);
