@@ -249,10 +249,12 @@ if __name__ == "__main__":
         print("unix socket path", m.address.startswith("/"))
     print("manager exit code", m._process.exitcode)'
 
-@test "unix sockets: python3's multiprocessing.Manager() serves its children (fork start method)" {
+# manager_serves METHOD: MANAGER_PY with that start method, natively and
+# under umk.
+manager_serves() {
 	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
-	UMK_TIMEOUT=120 same_as_native /usr/bin/python3 -c "$MANAGER_PY" fork
-	assert_line 'fork [(0, 0), (1, 1), (2, 4)] [0, 1, 2] [0, 1, 2]'
+	UMK_TIMEOUT=120 same_as_native /usr/bin/python3 -c "$MANAGER_PY" "$1"
+	assert_line "$1 [(0, 0), (1, 1), (2, 4)] [0, 1, 2] [0, 1, 2]"
 	assert_line 'exit codes [0, 0, 0, 0, 0, 0, 0, 0, 0]'
 	assert_line 'pool [1, 2, 3]'
 	assert_line 'namespace 7 lock True None'
@@ -260,11 +262,10 @@ if __name__ == "__main__":
 	assert_line 'manager exit code 0'
 }
 
+@test "unix sockets: python3's multiprocessing.Manager() serves its children (fork start method)" {
+	manager_serves fork
+}
+
 @test "unix sockets: python3's multiprocessing.Manager() serves its children (forkserver start method)" {
-	[[ -x /usr/bin/python3 ]] || skip "no /usr/bin/python3 on this host"
-	UMK_TIMEOUT=120 same_as_native /usr/bin/python3 -c "$MANAGER_PY" forkserver
-	assert_line 'forkserver [(0, 0), (1, 1), (2, 4)] [0, 1, 2] [0, 1, 2]'
-	assert_line 'exit codes [0, 0, 0, 0, 0, 0, 0, 0, 0]'
-	assert_line 'pool [1, 2, 3]'
-	assert_line 'manager exit code 0'
+	manager_serves forkserver
 }
