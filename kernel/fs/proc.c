@@ -72,7 +72,7 @@ static const char *const sysvipc_names[] = { "msg", "sem", "shm" };
 
 static const struct inode_operations proc_root_iops, proc_pid_iops, proc_fd_iops;
 static const struct inode_operations proc_task_iops, proc_tid_iops;
-static const struct file_operations proc_task_fops, proc_tid_fops, proc_mem_fops;
+static const struct file_operations proc_task_fops, proc_mem_fops;
 static const struct inode_operations proc_fdinfo_iops;
 static const struct inode_operations proc_net_iops;
 static const struct inode_operations proc_sysvipc_iops;
@@ -782,8 +782,8 @@ static int proc_task_lookup(struct inode *dir, struct dentry *dentry)
 	if (!t || t->tgid != leader->tgid || t->exit_state == EXIT_DEAD)
 		return -ENOENT;
 	inode = proc_inode(dir->i_sb, S_IFDIR | 0555, t->pid, (unsigned long)t->pid << 8);
-	inode->i_op = &proc_tid_iops;
-	inode->i_fop = &proc_tid_fops;
+	inode->i_op = &proc_tid_iops;	/* a pid directory without "task" */
+	inode->i_fop = &proc_pid_fops;
 	d_instantiate(dentry, inode);
 	return 0;
 }
@@ -967,11 +967,6 @@ static const struct inode_operations proc_tid_iops = {
 static const struct file_operations proc_task_fops = {
 	.name = "proc",
 	.iterate = proc_task_readdir,
-};
-
-static const struct file_operations proc_tid_fops = {
-	.name = "proc",
-	.iterate = proc_pid_readdir,
 };
 
 static const struct file_operations proc_mem_fops = {
