@@ -12,8 +12,9 @@
  *    user mode they enter the kernel like any trap.
  *  - SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGTRAP in user mode become a
  *    signal to the task; a SIGTRAP that is no int3's is the debug exception
- *    of the trap flag a tracer set (kernel/step.c). In kernel mode a fault at an instruction listed in
- *    the exception table resumes at its fixup; any other is an oops.
+ *    of the trap flag a tracer set (kernel/step.c). In kernel mode a fault
+ *    at an instruction listed in the exception table resumes at its fixup;
+ *    any other is an oops.
  * Each handler leaves in the frame's cr2 slot the selector that __restore_rt
  * must set: BLOCK when going back to user mode, the old one otherwise.
  *
