@@ -321,6 +321,13 @@ long sys_timerfd_gettime(int ufd, struct __kernel_itimerspec __user *otmr)
 	if (ret)
 		return ret;
 	ctx = f->private_data;
+	/* A periodic timer whose expiry has passed but whose kernel timer has
+	 * not run yet (the timer slack, an interrupt not yet taken) fires
+	 * here, as the interrupt would have: Linux's hrtimer runs on time,
+	 * and its remaining time is never shown as 0 for a periodic timer. */
+	if (!ctx->expired && ctx->tintv && ctx->expires && ctx->expires <= (s64)ktime_get() &&
+	    del_timer(&ctx->tmr))
+		timerfd_tmrproc(&ctx->tmr);
 	if (ctx->expired && ctx->tintv) {
 		timerfd_rearm(ctx);
 		ctx->expired = false;
